@@ -1,0 +1,27 @@
+//===--- CudaTidyModule.cpp - cuda-tidy -----------------------------------===//
+//
+// Registers the 'cuda' clang-tidy module. Nothing else belongs here.
+//
+//===----------------------------------------------------------------------===//
+
+#include "DivergentBarrierCheck.h"
+#include <clang-tidy/ClangTidyModule.h>
+
+namespace clang::tidy::cuda_tidy {
+
+class CudaTidyModule : public ClangTidyModule {
+public:
+  void addCheckFactories(ClangTidyCheckFactories &CheckFactories) override {
+    CheckFactories.registerCheck<DivergentBarrierCheck>(
+        "cuda-divergent-barrier");
+  }
+};
+
+} // namespace clang::tidy::cuda_tidy
+
+namespace clang::tidy {
+// Register the module; clang-tidy finds it once the plugin is loaded with
+// --load.
+static ClangTidyModuleRegistry::Add<cuda_tidy::CudaTidyModule>
+    X("cuda-module", "Checks for shared-memory and barrier bugs in CUDA.");
+} // namespace clang::tidy
