@@ -1,0 +1,120 @@
+//===--- DivergentBarrierCheck.cpp - cuda-tidy ----------------------------===//
+
+#include "DivergentBarrierCheck.h"
+#include "analysis/BarrierDivergence.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+
+using namespace clang::ast_matchers;
+using namespace clang::cuda_tidy;
+
+namespace clang::tidy::cuda_tidy {
+
+/// Owns the analyses for one translation unit and turns their reports into
+/// diagnostics.
+class DivergentBarrierCheck::Reporter : public BarrierDivergenceHandler {
+public:
+  Reporter(DivergentBarrierCheck &Check, ASTContext &Context,
+           DependenceOptions Options)
+      : Check(Check), Context(Context), Dependence(Context, Options),
+        Barriers(Dependence, *this) {}
+
+  ASTContext &getContext() const { return Context; }
+  void analyze(const FunctionDecl *FD) { Barriers.analyze(FD); }
+
+  void handleDivergentBarrier(const DivergentBarrier &D) override {
+    if (D.Callee)
+      Check.diag(D.Site->getBeginLoc(),
+                 "call to '%0' reaches barrier '%1', which may be reached by "
+                 "only some threads of the block")
+          << D.Callee->getName() << D.BarrierName
+          << D.Site->getSourceRange();
+    else
+      Check.diag(D.Site->getBeginLoc(),
+                 "barrier '%0' may be reached by only some threads of the "
+                 "block")
+          << D.BarrierName << D.Site->getSourceRange();
+
+    static const char *const What[] = {"condition", "loop condition",
+                                       "switch condition"};
+    if (D.Parameter) {
+      Check.diag(D.Condition->getBeginLoc(),
+                 "whether '%0' reaches the barrier depends on this %1, which "
+                 "depends on parameter '%2'",
+                 DiagnosticIDs::Note)
+          << D.Callee->getName() << What[static_cast<int>(D.Kind)]
+          << D.Parameter->getName() << D.Condition->getSourceRange();
+      if (D.Argument)
+        Check.diag(D.Argument->getBeginLoc(),
+                   "the argument for '%0' differs between threads: it "
+                   "depends on %1",
+                   DiagnosticIDs::Note)
+            << D.Parameter->getName() << D.Reason
+            << D.Argument->getSourceRange();
+    } else if (D.Condition) {
+      Check.diag(D.Condition->getBeginLoc(),
+                 "threads of a block may disagree on this %0: it depends on "
+                 "%1",
+                 DiagnosticIDs::Note)
+          << What[static_cast<int>(D.Kind)] << D.Reason
+          << D.Condition->getSourceRange();
+    }
+    if (D.Callee)
+      Check.diag(D.Barrier->getBeginLoc(), "barrier '%0' is reached here",
+                 DiagnosticIDs::Note)
+          << D.BarrierName << D.Barrier->getSourceRange();
+  }
+
+private:
+  DivergentBarrierCheck &Check;
+  ASTContext &Context;
+  ThreadDependenceAnalysis Dependence;
+  BarrierDivergenceAnalysis Barriers;
+};
+
+DivergentBarrierCheck::DivergentBarrierCheck(StringRef Name,
+                                             ClangTidyContext *Context)
+    : ClangTidyCheck(Name, Context),
+      ExitedThreadsHoldBarriers(
+          Options.get("ExitedThreadsHoldBarriers", false)),
+      UnknownCallsAreThreadDependent(
+          Options.get("UnknownCallsAreThreadDependent", false)) {}
+
+DivergentBarrierCheck::~DivergentBarrierCheck() = default;
+
+void DivergentBarrierCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
+  Options.store(Opts, "ExitedThreadsHoldBarriers", ExitedThreadsHoldBarriers);
+  Options.store(Opts, "UnknownCallsAreThreadDependent",
+                UnknownCallsAreThreadDependent);
+}
+
+void DivergentBarrierCheck::onStartOfTranslationUnit() { State.reset(); }
+
+void DivergentBarrierCheck::registerMatchers(MatchFinder *Finder) {
+  // Kernels and device functions with a body, outside system headers. Each
+  // is analysed once; callees are followed through summaries from there.
+  Finder->addMatcher(
+      functionDecl(isDefinition(),
+                   anyOf(hasAttr(attr::CUDAGlobal), hasAttr(attr::CUDADevice)),
+                   unless(isExpansionInSystemHeader()))
+          .bind("function"),
+      this);
+}
+
+void DivergentBarrierCheck::check(const MatchFinder::MatchResult &Result) {
+  const auto *FD = Result.Nodes.getNodeAs<FunctionDecl>("function");
+  if (!FD || FD->isDependentContext() || FD->isInvalidDecl())
+    return;
+  // Flow analyses on a broken AST only produce noise.
+  if (Result.Context->getDiagnostics().hasUncompilableErrorOccurred())
+    return;
+  if (!State || &State->getContext() != Result.Context) {
+    DependenceOptions Options;
+    Options.ExitedThreadsHoldBarriers = ExitedThreadsHoldBarriers;
+    Options.UnknownCallsAreThreadDependent = UnknownCallsAreThreadDependent;
+    State = std::make_unique<Reporter>(*this, *Result.Context, Options);
+  }
+  State->analyze(FD);
+}
+
+} // namespace clang::tidy::cuda_tidy

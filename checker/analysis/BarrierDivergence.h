@@ -1,0 +1,87 @@
+//===--- BarrierDivergence.h - Barriers under divergent control -*- C++ -*-===//
+//
+// Decides which block-wide barriers some threads of a block may reach while
+// others do not. A barrier site (a barrier call, or a call to a function
+// that reaches one) is divergent when a branch that decides whether it runs
+// has a thread-dependent condition, in the function itself or, through a
+// parameter, in a callee whose argument is thread-dependent at the call.
+// Reports go to a handler; nothing here prints.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CUDA_TIDY_ANALYSIS_BARRIERDIVERGENCE_H
+#define CUDA_TIDY_ANALYSIS_BARRIERDIVERGENCE_H
+
+#include "analysis/ThreadDependence.h"
+#include "llvm/ADT/DenseMap.h"
+
+namespace clang::cuda_tidy {
+
+/// How the deciding branch is written, for the wording of notes.
+enum class ConditionKind { Branch, Loop, Switch };
+
+/// One divergent barrier site.
+struct DivergentBarrier {
+  const FunctionDecl *Function = nullptr;
+  /// The call the warning is about: the barrier itself, or a call to a
+  /// function that reaches one.
+  const CallExpr *Site = nullptr;
+  /// The function called at Site when Site is not itself a barrier.
+  const FunctionDecl *Callee = nullptr;
+  /// The barrier (inside Callee, or deeper, when Callee is set).
+  const CallExpr *Barrier = nullptr;
+  std::string BarrierName;
+  /// The thread-dependent condition that decides whether Site runs. When
+  /// Parameter is set, the condition is inside the callee and depends on
+  /// that parameter.
+  const Expr *Condition = nullptr;
+  ConditionKind Kind = ConditionKind::Branch;
+  /// Why the condition (or the argument) is thread-dependent.
+  std::string Reason;
+  /// Set when the deciding condition is in a callee and depends on a
+  /// parameter whose argument at Site is thread-dependent.
+  const ParmVarDecl *Parameter = nullptr;
+  const Expr *Argument = nullptr;
+};
+
+class BarrierDivergenceHandler {
+public:
+  virtual ~BarrierDivergenceHandler();
+  virtual void handleDivergentBarrier(const DivergentBarrier &D) = 0;
+};
+
+class BarrierDivergenceAnalysis {
+public:
+  BarrierDivergenceAnalysis(ThreadDependenceAnalysis &Dependence,
+                            BarrierDivergenceHandler &Handler)
+      : Dependence(Dependence), Handler(Handler) {}
+
+  /// Reports the divergent barrier sites of \p FD, once per function.
+  void analyze(const FunctionDecl *FD);
+
+private:
+  /// How a function's barriers depend on its parameters, for its callers.
+  struct ParameterCondition {
+    const Expr *Condition = nullptr;
+    ConditionKind Kind = ConditionKind::Branch;
+    const CallExpr *Barrier = nullptr;
+    std::string BarrierName;
+    const ParmVarDecl *Parameter = nullptr;
+  };
+  struct Summary {
+    /// Bits (parameters, object) on which some barrier's execution depends.
+    DepSet Conditions = 0;
+    /// A representative condition for each bit.
+    llvm::DenseMap<unsigned, ParameterCondition> ByBit;
+  };
+
+  const Summary *summarize(const FunctionDecl *FD);
+
+  ThreadDependenceAnalysis &Dependence;
+  BarrierDivergenceHandler &Handler;
+  llvm::DenseMap<const FunctionDecl *, std::unique_ptr<Summary>> Summaries;
+};
+
+} // namespace clang::cuda_tidy
+
+#endif // CUDA_TIDY_ANALYSIS_BARRIERDIVERGENCE_H

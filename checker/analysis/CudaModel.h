@@ -1,0 +1,72 @@
+//===--- CudaModel.h - What the CUDA built-ins mean -------------*- C++ -*-===//
+//
+// Recognises the CUDA built-in variables and functions the analyses care
+// about: thread and block indices, block-wide barriers, and calls whose
+// results differ from thread to thread (shuffles, votes, atomics, clocks).
+//
+// Everything is matched by name and by the type of the object, never by
+// builtin ID: the IDs differ between the host and the device pass, and most
+// of these functions are header wrappers whose spelling is the stable part.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CUDA_TIDY_ANALYSIS_CUDAMODEL_H
+#define CUDA_TIDY_ANALYSIS_CUDAMODEL_H
+
+#include "clang/AST/Decl.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/Expr.h"
+#include "llvm/ADT/StringRef.h"
+#include <optional>
+#include <string>
+
+namespace clang::cuda_tidy {
+
+/// The four CUDA built-in index variables.
+enum class BuiltinIndexKind { ThreadIdx, BlockIdx, BlockDim, GridDim };
+
+/// If \p VD is one of threadIdx, blockIdx, blockDim or gridDim, says which.
+std::optional<BuiltinIndexKind> getBuiltinIndexKind(const VarDecl *VD);
+
+/// If \p E reads a component of a built-in index variable (`threadIdx.x`,
+/// spelled by Clang as a PseudoObjectExpr over an MSPropertyRefExpr), returns
+/// the variable's kind and writes the component name ("x", "y", "z").
+std::optional<BuiltinIndexKind> getBuiltinIndexRef(const Expr *E,
+                                                   std::string *Spelling);
+
+/// What a call means to the analyses.
+struct CallModel {
+  /// A block-wide barrier: every thread of the block must reach it.
+  bool IsBlockBarrier = false;
+  /// The result may differ between threads of one block.
+  bool ThreadDependentResult = false;
+  /// The result is the same in every thread of the block whatever the
+  /// arguments are (`__syncthreads_or`, a block's size).
+  bool UniformResult = false;
+  /// The callee is part of an API modelled here by name; its body, if any,
+  /// must not be analysed (cooperative groups' internals, for example).
+  bool Modelled = false;
+  /// How a diagnostic names the callee ("__syncthreads",
+  /// "thread_block::sync").
+  std::string Name;
+};
+
+/// Classifies \p CE. Calls to user functions come back unmodelled.
+CallModel classifyCall(const CallExpr *CE);
+
+/// True if \p T names `cooperative_groups::thread_block` or
+/// `cooperative_groups::grid_group` (through references and qualifiers):
+/// groups whose sync() is a barrier for the whole block.
+bool isBlockWideGroupType(QualType T);
+bool isBlockWideGroup(const CXXRecordDecl *RD);
+
+/// True if \p D is declared inside namespace cooperative_groups.
+bool isInCooperativeGroups(const Decl *D);
+
+/// True if an inline asm string reads a per-thread special register
+/// (%laneid, %tid, %clock, ...).
+bool asmReadsThreadRegister(llvm::StringRef AsmString);
+
+} // namespace clang::cuda_tidy
+
+#endif // CUDA_TIDY_ANALYSIS_CUDAMODEL_H

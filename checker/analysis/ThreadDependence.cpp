@@ -1,0 +1,1043 @@
+//===--- ThreadDependence.cpp - Which values differ between threads -------===//
+//
+// See ThreadDependence.h for the design.
+//
+//===----------------------------------------------------------------------===//
+
+#include "analysis/ThreadDependence.h"
+#include "analysis/CudaModel.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/Stmt.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/Analysis/Analyses/Dominators.h"
+#include "clang/Analysis/FlowSensitive/DataflowWorklist.h"
+#include "llvm/ADT/BitVector.h"
+#include "llvm/ADT/SetVector.h"
+#include <deque>
+
+namespace clang::cuda_tidy {
+
+//===----------------------------------------------------------------------===//
+// Small helpers
+//===----------------------------------------------------------------------===//
+
+std::string ThreadWitness::render() const {
+  std::string Text = Source;
+  for (size_t I = 0; I < Via.size(); ++I) {
+    Text += I == 0 ? " through '" : (I + 1 == Via.size() ? " and '" : ", '");
+    Text += Via[I]->getName();
+    Text += "'";
+  }
+  return Text;
+}
+
+DepSet instantiate(DepSet Callee, llvm::ArrayRef<DepSet> ArgDeps,
+                   DepSet ObjectDeps) {
+  DepSet Result = Callee & dep::Thread;
+  if (Callee & dep::Object)
+    Result |= ObjectDeps;
+  for (unsigned I = 0; I < ArgDeps.size(); ++I)
+    if (Callee & dep::param(I))
+      Result |= ArgDeps[I];
+  return Result;
+}
+
+namespace {
+
+bool isLoopStmt(const Stmt *S) {
+  return S && (isa<ForStmt>(S) || isa<WhileStmt>(S) || isa<DoStmt>(S) ||
+               isa<CXXForRangeStmt>(S));
+}
+
+bool endsWithReturn(const CFGBlock *B) {
+  for (auto It = B->rbegin(), End = B->rend(); It != End; ++It)
+    if (auto CS = It->getAs<CFGStmt>())
+      return isa<ReturnStmt>(CS->getStmt());
+  return false;
+}
+
+/// The arguments of \p CE that correspond to the callee's parameters, and the
+/// implicit object if any. Operator calls to methods carry the object as
+/// their first argument.
+struct CallShape {
+  const Expr *Object = nullptr;
+  llvm::SmallVector<const Expr *, 4> Args;
+};
+
+CallShape getCallShape(const CallExpr *CE) {
+  CallShape Shape;
+  unsigned First = 0;
+  if (const auto *MCE = dyn_cast<CXXMemberCallExpr>(CE)) {
+    Shape.Object = MCE->getImplicitObjectArgument();
+  } else if (const auto *OCE = dyn_cast<CXXOperatorCallExpr>(CE)) {
+    if (isa_and_nonnull<CXXMethodDecl>(OCE->getDirectCallee()) &&
+        OCE->getNumArgs() > 0) {
+      Shape.Object = OCE->getArg(0);
+      First = 1;
+    }
+  }
+  for (unsigned I = First; I < CE->getNumArgs(); ++I)
+    Shape.Args.push_back(CE->getArg(I));
+  return Shape;
+}
+
+template <typename Map> bool sameMap(const Map &A, const Map &B) {
+  if (A.size() != B.size())
+    return false;
+  for (const auto &[Key, Value] : A) {
+    auto It = B.find(Key);
+    if (It == B.end() || It->second != Value)
+      return false;
+  }
+  return true;
+}
+
+/// Whether a parameter lets the callee write into the caller's storage.
+bool isOutParameter(QualType T) {
+  if (T->isReferenceType())
+    return !T.getNonReferenceType().isConstQualified();
+  if (T->isPointerType())
+    return !T->getPointeeType().isConstQualified();
+  return false;
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Control structure: control dependence, reachability, early exits
+//===----------------------------------------------------------------------===//
+
+/// Reachability queries need a block to avoid ("reached from X without
+/// passing through C"), which CFGReverseBlockReachabilityAnalysis does not
+/// offer; the graphs are small, so a breadth-first search per query does.
+struct FunctionDependence::ControlInfo {
+  explicit ControlInfo(CFG *Graph)
+      : Graph(Graph), Dependencies(Graph), Blocks(Graph->getNumBlockIDs()) {
+    for (const CFGBlock *B : *Graph)
+      Blocks[B->getBlockID()] = B;
+  }
+
+  CFG *Graph;
+  ControlDependencyCalculator Dependencies;
+  std::vector<const CFGBlock *> Blocks; // By block ID.
+  llvm::DenseMap<const CFGBlock *, llvm::BitVector> Reach;
+  llvm::DenseMap<const CFGBlock *, llvm::SmallVector<const CFGBlock *, 4>>
+      Closure;
+  llvm::DenseMap<std::pair<const CFGBlock *, const CFGBlock *>, bool>
+      EarlyExit;
+  llvm::DenseMap<const CFGBlock *, bool> ExitRegion;
+  llvm::BitVector BarrierBlocks;
+
+  llvm::BitVector reachableFrom(const CFGBlock *From,
+                                const CFGBlock *Avoid = nullptr) const {
+    llvm::BitVector Seen(Graph->getNumBlockIDs());
+    std::deque<const CFGBlock *> Queue{From};
+    Seen.set(From->getBlockID());
+    while (!Queue.empty()) {
+      const CFGBlock *B = Queue.front();
+      Queue.pop_front();
+      for (const CFGBlock *Succ : B->succs()) {
+        if (!Succ || Succ == Avoid || Seen.test(Succ->getBlockID()))
+          continue;
+        Seen.set(Succ->getBlockID());
+        Queue.push_back(Succ);
+      }
+    }
+    return Seen;
+  }
+
+  const llvm::BitVector &reach(const CFGBlock *From) {
+    auto It = Reach.find(From);
+    if (It == Reach.end())
+      It = Reach.insert({From, reachableFrom(From)}).first;
+    return It->second;
+  }
+
+  /// The blocks \p B is control dependent on, transitively; nearest first.
+  const llvm::SmallVector<const CFGBlock *, 4> &closure(const CFGBlock *B) {
+    auto It = Closure.find(B);
+    if (It != Closure.end())
+      return It->second;
+    llvm::SmallVector<const CFGBlock *, 4> Order;
+    llvm::SmallPtrSet<const CFGBlock *, 8> Seen;
+    std::deque<const CFGBlock *> Queue{B};
+    while (!Queue.empty()) {
+      const CFGBlock *Cur = Queue.front();
+      Queue.pop_front();
+      for (CFGBlock *Dep :
+           Dependencies.getControlDependencies(const_cast<CFGBlock *>(Cur))) {
+        if (Dep == B || !Seen.insert(Dep).second)
+          continue;
+        Order.push_back(Dep);
+        Queue.push_back(Dep);
+      }
+    }
+    return Closure[B] = std::move(Order);
+  }
+
+  /// True if every path from \p S leaves the function through an explicit
+  /// `return`, reaches no barrier on the way, and cannot loop forever.
+  bool isExitRegion(const CFGBlock *S) {
+    auto It = ExitRegion.find(S);
+    if (It != ExitRegion.end())
+      return It->second;
+    const CFGBlock &Exit = Graph->getExit();
+    llvm::BitVector Region = reach(S);
+    // An edge straight into the exit block falls off the end of the body:
+    // those threads run on to the end with the others, no `return` on it.
+    bool Result = S != &Exit;
+    for (unsigned ID : Region.set_bits()) {
+      if (!Result)
+        break;
+      const CFGBlock *R = Blocks[ID];
+      if (R == &Exit)
+        continue;
+      if (BarrierBlocks.test(ID) || !reach(R).test(Exit.getBlockID())) {
+        Result = false;
+        break;
+      }
+      if (llvm::is_contained(R->succs(), &Exit) && !endsWithReturn(R)) {
+        Result = false;
+        break;
+      }
+    }
+    return ExitRegion[S] = Result;
+  }
+
+  /// True if the branch at \p C splits threads into those that go on towards
+  /// \p X and those that leave the kernel through a private exit path; see
+  /// the file comment of ThreadDependence.h.
+  bool isEarlyExit(const CFGBlock *C, const CFGBlock *X) {
+    auto Key = std::make_pair(C, X);
+    auto It = EarlyExit.find(Key);
+    if (It != EarlyExit.end())
+      return It->second;
+    bool Result = false;
+    if (!isLoopStmt(C->getTerminatorStmt())) {
+      bool AnyAvoiding = false;
+      bool AllExit = true;
+      llvm::BitVector AfterX; // Blocks X reaches without passing through C.
+      for (const CFGBlock *S : C->succs()) {
+        if (!S || reach(S).test(X->getBlockID()))
+          continue;
+        AnyAvoiding = true;
+        if (!isExitRegion(S)) {
+          AllExit = false;
+          break;
+        }
+        if (AfterX.empty())
+          AfterX = reachableFrom(X, C);
+        llvm::BitVector Shared = reach(S);
+        Shared.reset(Graph->getExit().getBlockID());
+        Shared &= AfterX;
+        if (Shared.any()) {
+          AllExit = false;
+          break;
+        }
+      }
+      Result = AnyAvoiding && AllExit;
+    }
+    return EarlyExit[Key] = Result;
+  }
+};
+
+FunctionDependence::~FunctionDependence() = default;
+
+DepSet FunctionDependence::getConditionDeps(const CFGBlock *B) const {
+  return ConditionDeps.lookup(B);
+}
+
+const ThreadWitness &
+FunctionDependence::getConditionWitness(const CFGBlock *B) const {
+  static const ThreadWitness None;
+  auto It = ConditionWitnesses.find(B);
+  return It == ConditionWitnesses.end() ? None : It->second;
+}
+
+llvm::SmallVector<const CFGBlock *, 4>
+FunctionDependence::getDependentControl(const CFGBlock *B) const {
+  llvm::SmallVector<const CFGBlock *, 4> Result;
+  for (const CFGBlock *C : Control->closure(B)) {
+    if (!getConditionDeps(C))
+      continue;
+    if (EarlyExitsAreBenign && Control->isEarlyExit(C, B))
+      continue;
+    Result.push_back(C);
+  }
+  return Result;
+}
+
+llvm::ArrayRef<DepSet>
+FunctionDependence::getArgumentDeps(const CallExpr *CE) const {
+  auto It = Calls.find(CE);
+  if (It == Calls.end())
+    return {};
+  return It->second.Args;
+}
+
+DepSet FunctionDependence::getObjectDeps(const CallExpr *CE) const {
+  auto It = Calls.find(CE);
+  return It == Calls.end() ? 0 : It->second.Object;
+}
+
+ThreadWitness FunctionDependence::getArgumentWitness(const CallExpr *CE,
+                                                     unsigned Index) const {
+  auto It = Calls.find(CE);
+  if (It == Calls.end() || Index >= It->second.ArgWitnesses.size())
+    return {};
+  return It->second.ArgWitnesses[Index];
+}
+
+//===----------------------------------------------------------------------===//
+// The dataflow
+//===----------------------------------------------------------------------===//
+
+/// Builds a FunctionDependence: the forward dataflow over the CFG, iterated
+/// with the control-dependence taint to a fixpoint.
+class DependenceBuilder {
+public:
+  DependenceBuilder(ThreadDependenceAnalysis &Analysis, FunctionDependence &R,
+                    AnalysisDeclContext &AC)
+      : Analysis(Analysis), R(R), AC(AC) {}
+
+  void run();
+
+private:
+  using State = llvm::DenseMap<const VarDecl *, DepSet>;
+
+  /// What an lvalue designates: a tracked local variable (wholly or in
+  /// part), or storage reached through a parameter or the implicit object.
+  struct LValueRoot {
+    const VarDecl *Var = nullptr;
+    bool Whole = false;
+    int Param = -1;
+    bool Object = false;
+    DepSet IndexDeps = 0;
+  };
+
+  // Classification of variables.
+  bool isTracked(const VarDecl *VD) const;
+  bool isCaptured(const VarDecl *VD) const;
+  const VarDecl *resolveAlias(const VarDecl *VD) const;
+  int paramIndex(const VarDecl *VD) const;
+
+  // Dependence of expressions in a state.
+  DepSet valueDeps(const Expr *E, const State &S);
+  DepSet loadDeps(const Expr *E, const State &S);
+  DepSet addressDeps(const Expr *E, const State &S);
+  DepSet callDeps(const CallExpr *CE, const State &S);
+  DepSet varDeps(const VarDecl *VD, const State &S) const;
+  ThreadWitness witness(const Expr *E, const State &S, unsigned Depth = 0);
+
+  // Transfer.
+  void transferBlock(const CFGBlock *B, State &S);
+  void transfer(const Stmt *St, State &S, DepSet Control);
+  void assign(const Expr *LHS, DepSet Value, bool Strong, State &S,
+              const Expr *Source);
+  LValueRoot lvalueRoot(const Expr *E, const State &S);
+  LValueRoot pointerRoot(const Expr *E, const State &S);
+  void applyWrite(const LValueRoot &Root, DepSet Value, bool Strong, State &S,
+                  const Expr *Source);
+  void callEffects(const CallExpr *CE, State &S, DepSet Control);
+  void setVar(const VarDecl *VD, DepSet Value, bool Strong, State &S,
+              const Expr *Source);
+
+  void findBarrierSites();
+  DepSet controlTaint(const CFGBlock *B);
+
+  ThreadDependenceAnalysis &Analysis;
+  FunctionDependence &R;
+  AnalysisDeclContext &AC;
+  llvm::DenseMap<const VarDecl *, const VarDecl *> Aliases;
+  llvm::DenseMap<const VarDecl *, ThreadWitness> Origins;
+  llvm::DenseMap<const CFGBlock *, DepSet> ControlTaint;
+  /// Taint applied to the statements being transferred.
+  DepSet CurrentControl = 0;
+  const CFGBlock *CurrentBlock = nullptr;
+};
+
+bool DependenceBuilder::isTracked(const VarDecl *VD) const {
+  return VD->hasLocalStorage() && !isCaptured(VD);
+}
+
+bool DependenceBuilder::isCaptured(const VarDecl *VD) const {
+  // A local of an enclosing function, seen from a lambda's body.
+  return VD->hasLocalStorage() &&
+         VD->getParentFunctionOrMethod() != R.Function &&
+         !isa<ParmVarDecl>(VD);
+}
+
+const VarDecl *DependenceBuilder::resolveAlias(const VarDecl *VD) const {
+  for (unsigned Depth = 0; Depth < 8; ++Depth) {
+    auto It = Aliases.find(VD);
+    if (It == Aliases.end())
+      break;
+    VD = It->second;
+  }
+  return VD;
+}
+
+int DependenceBuilder::paramIndex(const VarDecl *VD) const {
+  const auto *PVD = dyn_cast<ParmVarDecl>(VD);
+  if (!PVD || PVD->getParentFunctionOrMethod() != R.Function)
+    return -1;
+  return PVD->getFunctionScopeIndex();
+}
+
+DepSet DependenceBuilder::varDeps(const VarDecl *VD, const State &S) const {
+  if (auto Kind = getBuiltinIndexKind(VD))
+    return *Kind == BuiltinIndexKind::ThreadIdx ? dep::Thread : 0;
+  if (isCaptured(VD))
+    return dep::Object;
+  if (!isTracked(VD))
+    return 0; // Shared, global or constant memory at a fixed address.
+  return S.lookup(resolveAlias(VD));
+}
+
+DepSet DependenceBuilder::valueDeps(const Expr *E, const State &S) {
+  E = E->IgnoreParens();
+  if (auto Kind = getBuiltinIndexRef(E, nullptr))
+    return *Kind == BuiltinIndexKind::ThreadIdx ? dep::Thread : 0;
+
+  if (const auto *Cast = dyn_cast<CastExpr>(E)) {
+    switch (Cast->getCastKind()) {
+    case CK_LValueToRValue:
+      return loadDeps(Cast->getSubExpr(), S);
+    case CK_ArrayToPointerDecay:
+      return addressDeps(Cast->getSubExpr(), S);
+    default:
+      return valueDeps(Cast->getSubExpr(), S);
+    }
+  }
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+      return varDeps(VD, S);
+    return 0;
+  }
+  if (isa<MemberExpr, ArraySubscriptExpr>(E))
+    return loadDeps(E, S);
+  if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
+    switch (UO->getOpcode()) {
+    case UO_AddrOf:
+      return addressDeps(UO->getSubExpr(), S);
+    case UO_Deref:
+      return loadDeps(E, S);
+    default:
+      return valueDeps(UO->getSubExpr(), S);
+    }
+  }
+  if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+    if (BO->getOpcode() == BO_Comma)
+      return valueDeps(BO->getRHS(), S);
+    if (BO->getOpcode() == BO_Assign)
+      return valueDeps(BO->getRHS(), S);
+    return valueDeps(BO->getLHS(), S) | valueDeps(BO->getRHS(), S);
+  }
+  if (const auto *CO = dyn_cast<AbstractConditionalOperator>(E))
+    return valueDeps(CO->getCond(), S) | valueDeps(CO->getTrueExpr(), S) |
+           valueDeps(CO->getFalseExpr(), S);
+  if (const auto *CE = dyn_cast<CallExpr>(E))
+    return callDeps(CE, S);
+  if (isa<CXXThisExpr>(E))
+    return dep::Object;
+  if (isa<UnaryExprOrTypeTraitExpr>(E))
+    return 0;
+  if (const auto *OVE = dyn_cast<OpaqueValueExpr>(E))
+    return OVE->getSourceExpr() ? valueDeps(OVE->getSourceExpr(), S) : 0;
+  if (const auto *DAE = dyn_cast<CXXDefaultArgExpr>(E))
+    return valueDeps(DAE->getExpr(), S);
+  if (const auto *DIE = dyn_cast<CXXDefaultInitExpr>(E))
+    return valueDeps(DIE->getExpr(), S);
+  if (const auto *POE = dyn_cast<PseudoObjectExpr>(E))
+    return POE->getResultExpr() ? valueDeps(POE->getResultExpr(), S) : 0;
+  if (const auto *LE = dyn_cast<LambdaExpr>(E)) {
+    DepSet Deps = 0;
+    for (const Expr *Init : LE->capture_inits())
+      if (Init)
+        Deps |= valueDeps(Init, S);
+    return Deps;
+  }
+  DepSet Deps = 0;
+  for (const Stmt *Child : E->children())
+    if (const auto *CE = dyn_cast_or_null<Expr>(Child))
+      Deps |= valueDeps(CE, S);
+  return Deps;
+}
+
+DepSet DependenceBuilder::loadDeps(const Expr *E, const State &S) {
+  E = E->IgnoreParens();
+  if (auto Kind = getBuiltinIndexRef(E, nullptr))
+    return *Kind == BuiltinIndexKind::ThreadIdx ? dep::Thread : 0;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+      return varDeps(VD, S);
+    return 0;
+  }
+  if (const auto *ME = dyn_cast<MemberExpr>(E))
+    return ME->isArrow() ? valueDeps(ME->getBase(), S)
+                         : loadDeps(ME->getBase(), S);
+  if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(E))
+    return valueDeps(ASE->getBase(), S) | valueDeps(ASE->getIdx(), S);
+  if (const auto *UO = dyn_cast<UnaryOperator>(E))
+    if (UO->getOpcode() == UO_Deref)
+      return valueDeps(UO->getSubExpr(), S);
+  if (const auto *CO = dyn_cast<AbstractConditionalOperator>(E))
+    return valueDeps(CO->getCond(), S) | loadDeps(CO->getTrueExpr(), S) |
+           loadDeps(CO->getFalseExpr(), S);
+  return valueDeps(E, S);
+}
+
+DepSet DependenceBuilder::addressDeps(const Expr *E, const State &S) {
+  E = E->IgnoreParens();
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+      return isTracked(VD) || isCaptured(VD) ? varDeps(VD, S) : 0;
+    return 0;
+  }
+  if (const auto *ME = dyn_cast<MemberExpr>(E))
+    return ME->isArrow() ? valueDeps(ME->getBase(), S)
+                         : addressDeps(ME->getBase(), S);
+  if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(E))
+    return valueDeps(ASE->getBase(), S) | valueDeps(ASE->getIdx(), S);
+  if (const auto *UO = dyn_cast<UnaryOperator>(E))
+    if (UO->getOpcode() == UO_Deref)
+      return valueDeps(UO->getSubExpr(), S);
+  return valueDeps(E, S);
+}
+
+DepSet DependenceBuilder::callDeps(const CallExpr *CE, const State &S) {
+  CallModel Model = classifyCall(CE);
+  if (Model.UniformResult)
+    return 0;
+  if (Model.ThreadDependentResult)
+    return dep::Thread;
+  CallShape Shape = getCallShape(CE);
+  llvm::SmallVector<DepSet, 4> Args;
+  DepSet All = 0;
+  for (const Expr *Arg : Shape.Args) {
+    Args.push_back(valueDeps(Arg, S));
+    All |= Args.back();
+  }
+  DepSet Object = Shape.Object ? valueDeps(Shape.Object, S) : 0;
+  All |= Object;
+  if (Model.Modelled)
+    return All;
+  if (const FunctionDecl *Callee = CE->getDirectCallee())
+    if (const FunctionSummary *Summary = Analysis.getSummary(Callee))
+      return instantiate(Summary->Return, Args, Object);
+  if (Analysis.getOptions().UnknownCallsAreThreadDependent)
+    All |= dep::Thread;
+  // Calls through pointers: the callee is as thread-dependent as the pointer.
+  return All | valueDeps(CE->getCallee(), S);
+}
+
+ThreadWitness DependenceBuilder::witness(const Expr *E, const State &S,
+                                         unsigned Depth) {
+  ThreadWitness W;
+  if (!E || Depth > 32)
+    return W;
+  E = E->IgnoreParens();
+  std::string Spelling;
+  if (auto Kind = getBuiltinIndexRef(E, &Spelling)) {
+    if (*Kind == BuiltinIndexKind::ThreadIdx)
+      W.Source = "'" + Spelling + "'";
+    return W;
+  }
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    if (!VD || !(varDeps(VD, S) & dep::Thread))
+      return W;
+    if (getBuiltinIndexKind(VD)) {
+      W.Source = "'" + VD->getName().str() + "'";
+      return W;
+    }
+    const VarDecl *Target = resolveAlias(VD);
+    auto It = Origins.find(Target);
+    if (It != Origins.end())
+      W = It->second;
+    else
+      W.Source = "'" + Target->getName().str() + "'";
+    if (W.Via.empty() || W.Via.back() != Target)
+      if (W.Via.size() < 6)
+        W.Via.push_back(Target);
+    return W;
+  }
+  if (const auto *CE = dyn_cast<CallExpr>(E)) {
+    CallModel Model = classifyCall(CE);
+    if (Model.ThreadDependentResult) {
+      W.Source = "the result of '" + Model.Name + "'";
+      return W;
+    }
+    if (!Model.Modelled)
+      if (const FunctionDecl *Callee = CE->getDirectCallee())
+        if (const FunctionSummary *Summary = Analysis.getSummary(Callee))
+          if (Summary->Return & dep::Thread) {
+            W.Source = "the result of '" + Callee->getNameAsString() + "'";
+            return W;
+          }
+  }
+  for (const Stmt *Child : E->children()) {
+    const auto *ChildExpr = dyn_cast_or_null<Expr>(Child);
+    if (ChildExpr && (valueDeps(ChildExpr, S) & dep::Thread)) {
+      W = witness(ChildExpr, S, Depth + 1);
+      if (!W.empty())
+        return W;
+    }
+  }
+  return W;
+}
+
+void DependenceBuilder::setVar(const VarDecl *VD, DepSet Value, bool Strong,
+                               State &S, const Expr *Source) {
+  DepSet &Slot = S[VD];
+  Slot = Strong ? Value : (Slot | Value);
+  if ((Slot & dep::Thread) && !Origins.count(VD)) {
+    ThreadWitness W = Source ? witness(Source, S) : ThreadWitness();
+    if (W.empty() && CurrentBlock) {
+      // The value itself is uniform: the thread dependence came from the
+      // branch that decides whether this assignment runs.
+      for (const CFGBlock *C : R.Control->closure(CurrentBlock)) {
+        auto It = R.ConditionWitnesses.find(C);
+        if (It != R.ConditionWitnesses.end()) {
+          W = It->second;
+          break;
+        }
+      }
+    }
+    if (!W.empty())
+      Origins[VD] = W;
+  }
+}
+
+DependenceBuilder::LValueRoot DependenceBuilder::pointerRoot(const Expr *E,
+                                                             const State &S) {
+  LValueRoot Root;
+  E = E->IgnoreParenCasts();
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+      Root.Param = paramIndex(VD);
+    return Root;
+  }
+  if (isa<CXXThisExpr>(E)) {
+    Root.Object = true;
+    return Root;
+  }
+  if (const auto *UO = dyn_cast<UnaryOperator>(E))
+    if (UO->getOpcode() == UO_AddrOf) {
+      Root = lvalueRoot(UO->getSubExpr(), S);
+      Root.Whole = false;
+      return Root;
+    }
+  if (const auto *BO = dyn_cast<BinaryOperator>(E))
+    if (BO->isAdditiveOp()) {
+      const Expr *Ptr = BO->getLHS()->getType()->isPointerType() ? BO->getLHS()
+                                                                  : BO->getRHS();
+      const Expr *Offset = Ptr == BO->getLHS() ? BO->getRHS() : BO->getLHS();
+      Root = pointerRoot(Ptr, S);
+      Root.Whole = false;
+      Root.IndexDeps |= valueDeps(Offset, S);
+      return Root;
+    }
+  return Root;
+}
+
+DependenceBuilder::LValueRoot DependenceBuilder::lvalueRoot(const Expr *E,
+                                                            const State &S) {
+  LValueRoot Root;
+  E = E->IgnoreParens();
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    if (!VD)
+      return Root;
+    if (isCaptured(VD)) {
+      Root.Object = true;
+      return Root;
+    }
+    if (!isTracked(VD))
+      return Root;
+    if (VD->getType()->isReferenceType()) {
+      const VarDecl *Target = resolveAlias(VD);
+      if (Target != VD) {
+        Root.Var = Target;
+        Root.Whole = true;
+      } else {
+        Root.Param = paramIndex(VD);
+      }
+      return Root;
+    }
+    Root.Var = VD;
+    Root.Whole = true;
+    return Root;
+  }
+  if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+    if (ME->isArrow())
+      return pointerRoot(ME->getBase(), S);
+    Root = lvalueRoot(ME->getBase(), S);
+    Root.Whole = false;
+    return Root;
+  }
+  if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(E)) {
+    const Expr *Base = ASE->getBase()->IgnoreParens();
+    if (const auto *Cast = dyn_cast<ImplicitCastExpr>(Base);
+        Cast && Cast->getCastKind() == CK_ArrayToPointerDecay)
+      Root = lvalueRoot(Cast->getSubExpr(), S);
+    else
+      Root = pointerRoot(Base, S);
+    Root.Whole = false;
+    Root.IndexDeps |= valueDeps(ASE->getIdx(), S);
+    return Root;
+  }
+  if (const auto *UO = dyn_cast<UnaryOperator>(E))
+    if (UO->getOpcode() == UO_Deref)
+      return pointerRoot(UO->getSubExpr(), S);
+  return Root;
+}
+
+void DependenceBuilder::applyWrite(const LValueRoot &Root, DepSet Value,
+                                   bool Strong, State &S, const Expr *Source) {
+  Value |= CurrentControl;
+  if (Root.Var) {
+    bool IsStrong = Strong && Root.Whole;
+    setVar(Root.Var, Value | (IsStrong ? 0 : Root.IndexDeps), IsStrong, S,
+           Source);
+    return;
+  }
+  if (Root.Param >= 0) {
+    auto &Writes = R.Summary.PointeeWrites;
+    if (Writes.size() <= unsigned(Root.Param))
+      Writes.resize(Root.Param + 1);
+    Writes[Root.Param] |= Value;
+  }
+  if (Root.Object)
+    R.Summary.ObjectWrites |= Value;
+}
+
+void DependenceBuilder::assign(const Expr *LHS, DepSet Value, bool Strong,
+                               State &S, const Expr *Source) {
+  applyWrite(lvalueRoot(LHS, S), Value, Strong, S, Source);
+}
+
+void DependenceBuilder::callEffects(const CallExpr *CE, State &S,
+                                    DepSet Control) {
+  CallShape Shape = getCallShape(CE);
+  auto &Record = R.Calls[CE];
+  Record.Args.clear();
+  Record.ArgWitnesses.clear();
+  DepSet All = 0;
+  for (const Expr *Arg : Shape.Args) {
+    Record.Args.push_back(valueDeps(Arg, S));
+    Record.ArgWitnesses.push_back(Record.Args.back() & dep::Thread
+                                      ? witness(Arg, S)
+                                      : ThreadWitness());
+    All |= Record.Args.back();
+  }
+  Record.Object = Shape.Object ? valueDeps(Shape.Object, S) : 0;
+  All |= Record.Object;
+
+  CallModel Model = classifyCall(CE);
+  if (Model.Modelled)
+    return;
+  const FunctionDecl *Callee = CE->getDirectCallee();
+  const FunctionSummary *Summary =
+      Callee ? Analysis.getSummary(Callee) : nullptr;
+  DepSet Unknown =
+      All | (Analysis.getOptions().UnknownCallsAreThreadDependent ? dep::Thread
+                                                                  : 0);
+  for (unsigned I = 0; I < Shape.Args.size(); ++I) {
+    const ParmVarDecl *Param =
+        Callee && I < Callee->getNumParams() ? Callee->getParamDecl(I)
+                                             : nullptr;
+    if (Param && !isOutParameter(Param->getType()))
+      continue;
+    DepSet Written = Unknown;
+    if (Summary)
+      Written = I < Summary->PointeeWrites.size()
+                    ? instantiate(Summary->PointeeWrites[I], Record.Args,
+                                  Record.Object)
+                    : 0;
+    if (!Written)
+      continue;
+    const Expr *Arg = Shape.Args[I];
+    LValueRoot Root = Param && Param->getType()->isReferenceType()
+                          ? lvalueRoot(Arg, S)
+                          : pointerRoot(Arg, S);
+    applyWrite(Root, Written, /*Strong=*/false, S, nullptr);
+  }
+  if (Shape.Object) {
+    const auto *Method = dyn_cast_or_null<CXXMethodDecl>(Callee);
+    if (Method && !Method->isConst()) {
+      DepSet Written = Summary ? instantiate(Summary->ObjectWrites,
+                                             Record.Args, Record.Object)
+                               : Unknown;
+      if (Written) {
+        LValueRoot Root = Shape.Object->getType()->isPointerType()
+                              ? pointerRoot(Shape.Object, S)
+                              : lvalueRoot(Shape.Object, S);
+        applyWrite(Root, Written, /*Strong=*/false, S, nullptr);
+      }
+    }
+  }
+}
+
+void DependenceBuilder::transfer(const Stmt *St, State &S, DepSet Control) {
+  if (const auto *DS = dyn_cast<DeclStmt>(St)) {
+    for (const Decl *D : DS->decls()) {
+      const auto *VD = dyn_cast<VarDecl>(D);
+      if (!VD || !isTracked(VD))
+        continue;
+      const Expr *Init = VD->getInit();
+      if (VD->getType()->isReferenceType() && Init) {
+        LValueRoot Root = lvalueRoot(Init, S);
+        if (Root.Var && Root.Whole) {
+          Aliases[VD] = Root.Var;
+          continue;
+        }
+        setVar(VD, addressDeps(Init, S) | Control, true, S, Init);
+        continue;
+      }
+      setVar(VD, (Init ? valueDeps(Init, S) : 0) | Control, true, S, Init);
+    }
+    return;
+  }
+  if (const auto *BO = dyn_cast<BinaryOperator>(St)) {
+    if (BO->getOpcode() == BO_Assign)
+      assign(BO->getLHS(), valueDeps(BO->getRHS(), S), true, S, BO->getRHS());
+    else if (BO->isCompoundAssignmentOp())
+      assign(BO->getLHS(),
+             loadDeps(BO->getLHS(), S) | valueDeps(BO->getRHS(), S), true, S,
+             BO);
+    return;
+  }
+  if (const auto *UO = dyn_cast<UnaryOperator>(St)) {
+    if (UO->isIncrementDecrementOp())
+      assign(UO->getSubExpr(), loadDeps(UO->getSubExpr(), S), true, S,
+             UO->getSubExpr());
+    return;
+  }
+  if (const auto *OCE = dyn_cast<CXXOperatorCallExpr>(St)) {
+    if (OCE->isAssignmentOp() && OCE->getNumArgs() == 2) {
+      DepSet Value = valueDeps(OCE->getArg(1), S);
+      bool Plain = OCE->getOperator() == OO_Equal;
+      if (!Plain)
+        Value |= loadDeps(OCE->getArg(0), S);
+      assign(OCE->getArg(0), Value, Plain, S, OCE->getArg(1));
+      return;
+    }
+    if ((OCE->getOperator() == OO_PlusPlus ||
+         OCE->getOperator() == OO_MinusMinus) &&
+        OCE->getNumArgs() >= 1) {
+      assign(OCE->getArg(0), loadDeps(OCE->getArg(0), S), true, S,
+             OCE->getArg(0));
+      return;
+    }
+  }
+  if (const auto *CE = dyn_cast<CallExpr>(St)) {
+    callEffects(CE, S, Control);
+    return;
+  }
+  if (const auto *RS = dyn_cast<ReturnStmt>(St)) {
+    if (const Expr *Value = RS->getRetValue())
+      R.Summary.Return |= valueDeps(Value, S);
+    R.Summary.Return |= Control;
+    return;
+  }
+  if (const auto *Asm = dyn_cast<GCCAsmStmt>(St)) {
+    DepSet In = 0;
+    for (const Expr *Input : Asm->inputs())
+      In |= valueDeps(Input, S);
+    if (asmReadsThreadRegister(Asm->getAsmString()))
+      In |= dep::Thread;
+    for (const Expr *Output : Asm->outputs())
+      assign(Output, In, /*Strong=*/true, S, nullptr);
+    return;
+  }
+}
+
+void DependenceBuilder::transferBlock(const CFGBlock *B, State &S) {
+  CurrentBlock = B;
+  CurrentControl = ControlTaint.lookup(B);
+  for (const CFGElement &E : *B)
+    if (auto CS = E.getAs<CFGStmt>())
+      transfer(CS->getStmt(), S, CurrentControl);
+  if (const auto *Cond =
+          dyn_cast_or_null<Expr>(B->getTerminatorCondition())) {
+    DepSet Deps = valueDeps(Cond, S);
+    R.ConditionDeps[B] = Deps;
+    if ((Deps & dep::Thread) && !R.ConditionWitnesses.count(B)) {
+      ThreadWitness W = witness(Cond, S);
+      if (W.empty()) {
+        // Only reachable through control taint: name the outer condition.
+        for (const CFGBlock *C : R.Control->closure(B)) {
+          auto It = R.ConditionWitnesses.find(C);
+          if (It != R.ConditionWitnesses.end()) {
+            W = It->second;
+            break;
+          }
+        }
+      }
+      R.ConditionWitnesses[B] = W;
+    }
+  }
+  CurrentBlock = nullptr;
+  CurrentControl = 0;
+}
+
+DepSet DependenceBuilder::controlTaint(const CFGBlock *B) {
+  DepSet Taint = 0;
+  for (const CFGBlock *C : R.getDependentControl(B))
+    Taint |= R.getConditionDeps(C);
+  return Taint;
+}
+
+void DependenceBuilder::findBarrierSites() {
+  R.Control->BarrierBlocks.resize(R.Graph->getNumBlockIDs());
+  for (const CFGBlock *B : *R.Graph) {
+    for (const CFGElement &E : *B) {
+      auto CS = E.getAs<CFGStmt>();
+      if (!CS)
+        continue;
+      const auto *CE = dyn_cast<CallExpr>(CS->getStmt());
+      if (!CE)
+        continue;
+      CallModel Model = classifyCall(CE);
+      BarrierSite Site;
+      Site.Call = CE;
+      Site.Block = B;
+      if (Model.IsBlockBarrier) {
+        Site.Barrier = CE;
+        Site.BarrierName = Model.Name;
+      } else if (!Model.Modelled) {
+        const FunctionDecl *Callee = CE->getDirectCallee();
+        const FunctionSummary *Summary =
+            Callee ? Analysis.getSummary(Callee) : nullptr;
+        if (!Summary || !Summary->Barrier)
+          continue;
+        Site.Callee = Callee;
+        Site.Barrier = Summary->Barrier;
+        Site.BarrierName = Summary->BarrierName;
+      } else {
+        continue;
+      }
+      R.BarrierSites.push_back(Site);
+      R.Control->BarrierBlocks.set(B->getBlockID());
+      if (!R.Summary.Barrier) {
+        R.Summary.Barrier = Site.Barrier;
+        R.Summary.BarrierName = Site.BarrierName;
+      }
+    }
+  }
+}
+
+void DependenceBuilder::run() {
+  const CFG &Graph = *R.Graph;
+  findBarrierSites();
+
+  State EntryState;
+  if (!R.Kernel)
+    for (const ParmVarDecl *P : R.Function->parameters())
+      EntryState[P] = dep::param(P->getFunctionScopeIndex());
+
+  // Outer fixpoint: the control taint depends on the branch conditions,
+  // which depend on the values the dataflow computes.
+  constexpr unsigned MaxRounds = 16;
+  for (unsigned Round = 0; Round < MaxRounds; ++Round) {
+    ControlTaint.clear();
+    for (const CFGBlock *B : Graph)
+      if (DepSet Taint = controlTaint(B))
+        ControlTaint[B] = Taint;
+    auto OldConditions = R.ConditionDeps;
+
+    R.Summary.Return = 0;
+    R.Summary.PointeeWrites.clear();
+    R.Summary.ObjectWrites = 0;
+    llvm::DenseMap<const CFGBlock *, State> In;
+    In[&Graph.getEntry()] = EntryState;
+    ForwardDataflowWorklist Worklist(Graph, AC);
+    Worklist.enqueueBlock(&Graph.getEntry());
+    llvm::DenseMap<const CFGBlock *, State> Out;
+    while (const CFGBlock *B = Worklist.dequeue()) {
+      State S = In[B];
+      transferBlock(B, S);
+      auto OutIt = Out.find(B);
+      if (OutIt != Out.end() && sameMap(OutIt->second, S))
+        continue;
+      Out[B] = S;
+      for (const CFGBlock *Succ : B->succs()) {
+        if (!Succ)
+          continue;
+        State &SuccIn = In[Succ];
+        bool Changed = false;
+        for (const auto &[VD, Deps] : S) {
+          DepSet &Slot = SuccIn[VD];
+          if ((Slot | Deps) != Slot) {
+            Slot |= Deps;
+            Changed = true;
+          }
+        }
+        if (Changed || !Out.count(Succ))
+          Worklist.enqueueBlock(Succ);
+      }
+    }
+    if (sameMap(OldConditions, R.ConditionDeps))
+      break;
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// The cache
+//===----------------------------------------------------------------------===//
+
+ThreadDependenceAnalysis::ThreadDependenceAnalysis(ASTContext &Context,
+                                                   DependenceOptions Options)
+    : Context(Context), Options(Options), Manager(Context) {
+  Manager.getCFGBuildOptions().setAllAlwaysAdd();
+}
+
+ThreadDependenceAnalysis::~ThreadDependenceAnalysis() = default;
+
+const FunctionDependence *
+ThreadDependenceAnalysis::analyze(const FunctionDecl *FD) {
+  const FunctionDecl *Definition = nullptr;
+  if (!FD->hasBody(Definition) || !Definition)
+    return nullptr;
+  FD = Definition;
+  auto It = Results.find(FD);
+  if (It != Results.end())
+    return It->second.get();
+  if (InProgress.lookup(FD))
+    return nullptr;
+  if (FD->isDependentContext())
+    return nullptr;
+
+  AnalysisDeclContext *AC = Manager.getContext(FD);
+  CFG *Graph = AC ? AC->getCFG() : nullptr;
+  // Very large generated bodies are skipped: the analysis is quadratic in
+  // the number of blocks in the worst case and must stay linter-fast.
+  constexpr unsigned MaxBlocks = 4000;
+  if (!Graph || Graph->getNumBlockIDs() > MaxBlocks) {
+    Results[FD] = nullptr;
+    return nullptr;
+  }
+
+  InProgress[FD] = true;
+  std::unique_ptr<FunctionDependence> Result(new FunctionDependence());
+  Result->Function = FD;
+  Result->Kernel = FD->hasAttr<CUDAGlobalAttr>();
+  Result->EarlyExitsAreBenign =
+      Result->Kernel && !Options.ExitedThreadsHoldBarriers;
+  Result->Graph = Graph;
+  Result->Control = std::make_unique<FunctionDependence::ControlInfo>(Graph);
+  DependenceBuilder(*this, *Result, *AC).run();
+  InProgress[FD] = false;
+  return (Results[FD] = std::move(Result)).get();
+}
+
+const FunctionSummary *
+ThreadDependenceAnalysis::getSummary(const FunctionDecl *FD) {
+  const FunctionDependence *Result = analyze(FD);
+  return Result ? &Result->getSummary() : nullptr;
+}
+
+} // namespace clang::cuda_tidy

@@ -1,0 +1,225 @@
+//===--- ThreadDependence.h - Which values differ between threads -*- C++ -*-//
+//
+// # Thread dependence (divergence) analysis
+//
+// The question every cuda-tidy check asks first is: may this value, or this
+// branch condition, differ between two threads of the same block? A barrier
+// under such a branch may be reached by some threads and not others; a
+// shared-memory index built from such a value names different elements in
+// different threads. This file answers it for one function body at a time,
+// over Clang's CFG, and summarises each function for its callers.
+//
+// ## Terms
+// A *dependence set* (DepSet) is a small bit set. Bit `Thread` means "may
+// differ between threads of one block". The other bits are symbolic: bit
+// `param(i)` means "depends on parameter i of the function being analysed",
+// bit `Object` means "depends on the implicit object or a lambda's captures".
+// Symbolic bits let a `__device__` function be analysed once and its summary
+// instantiated at each call with the dependence sets of the arguments: the
+// way calls are followed without giving up and without re-analysing bodies.
+//
+// ## What is modelled
+// - Sources: `threadIdx.*`, shuffles, votes, atomics, clocks, lane and warp
+//   registers read by inline asm, cooperative-groups ranks (CudaModel.h).
+// - Uniform by construction: `blockIdx`, `blockDim`, `gridDim`, constants,
+//   kernel parameters, template arguments, `__syncthreads_or` and friends.
+// - Memory: a load is thread-dependent iff its address is. Shared and global
+//   variables are memory, so `s[0]` or a `__shared__ bool` flag read after a
+//   barrier is uniform; `s[threadIdx.x]` is not. Whether two threads race on
+//   that memory is another check's business.
+// - Local variables (registers) are tracked flow-sensitively: assignments,
+//   compound assignments, increments, declarations, references bound to
+//   locals, members and elements of local aggregates (weak updates), writes
+//   through pointer and reference parameters (into the summary), inline asm
+//   outputs. A pointer to a thread's own variable is taken to carry that
+//   variable's dependence.
+// - Control dependence: a value assigned in a block that is control
+//   dependent, directly or transitively, on a thread-dependent branch is
+//   thread-dependent after the join (threads disagree on whether the
+//   assignment happened). The branch conditions themselves depend on the
+//   values, so the dataflow and the condition sets are iterated together to
+//   a fixpoint; both only grow, so this terminates.
+// - Early exits: on sm_70 and later a thread that has left the kernel no
+//   longer takes part in barriers. A kernel branch whose other side only
+//   leaves the kernel through a `return`, reaches no barrier, and runs no
+//   code that the remaining threads run, does not make the remaining threads
+//   disagree (`if (i >= n) return;`). A `return` from a `__device__`
+//   function goes back to its caller and gets no such treatment.
+//
+// ## What is approximated, and why
+// - Writes through local pointer variables to other locals are not followed
+//   (rare in kernels; following them needs a points-to analysis).
+// - Calls with no body: the result depends on the arguments only, unless the
+//   UnknownCallsAreThreadDependent option says otherwise. Recursion is
+//   treated like a call with no body.
+// - One dependence set per variable: an aggregate is as thread-dependent as
+//   its most thread-dependent member.
+// - The analysis is may-analysis: "thread-dependent" means "may differ".
+//   Uniform results are definite under the assumptions above.
+//
+// The analysis never prints; it is queried, and the checks decide.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CUDA_TIDY_ANALYSIS_THREADDEPENDENCE_H
+#define CUDA_TIDY_ANALYSIS_THREADDEPENDENCE_H
+
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+#include "clang/Analysis/AnalysisDeclContext.h"
+#include "clang/Analysis/CFG.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace clang::cuda_tidy {
+
+/// What a value may depend on; see the file comment.
+using DepSet = std::uint64_t;
+
+namespace dep {
+inline constexpr DepSet Thread = 1;
+inline constexpr DepSet Object = 2;
+inline constexpr unsigned FirstParamBit = 2;
+inline constexpr unsigned ParamBits = 62;
+/// Parameters past the 62nd share the last bit.
+inline DepSet param(unsigned Index) {
+  return DepSet(1) << (FirstParamBit +
+                       (Index < ParamBits ? Index : ParamBits - 1));
+}
+} // namespace dep
+
+struct DependenceOptions {
+  /// Model GPUs before sm_70: a thread that has returned from the kernel
+  /// still holds later barriers up, so early exits are divergence too.
+  bool ExitedThreadsHoldBarriers = false;
+  /// Treat the result of a call with no visible body as thread-dependent.
+  bool UnknownCallsAreThreadDependent = false;
+};
+
+/// Why a value is thread-dependent, as a chain: the source (`'threadIdx.x'`)
+/// and the variables it flowed through (`'tid'`, `'row'`).
+struct ThreadWitness {
+  std::string Source;
+  llvm::SmallVector<const VarDecl *, 4> Via;
+  bool empty() const { return Source.empty(); }
+  /// "'threadIdx.x' through 'tid' and 'row'".
+  std::string render() const;
+};
+
+/// How a function looks to its callers.
+struct FunctionSummary {
+  DepSet Return = 0;
+  /// For each parameter of pointer or reference type: what the function
+  /// writes through it.
+  llvm::SmallVector<DepSet, 4> PointeeWrites;
+  DepSet ObjectWrites = 0;
+  /// A block-wide barrier the function may execute, directly or through a
+  /// callee; null if none.
+  const CallExpr *Barrier = nullptr;
+  std::string BarrierName;
+};
+
+/// Instantiates a callee's dependence set at a call.
+DepSet instantiate(DepSet Callee, llvm::ArrayRef<DepSet> ArgDeps,
+                   DepSet ObjectDeps);
+
+/// A call that is a block barrier or reaches one.
+struct BarrierSite {
+  const CallExpr *Call = nullptr;
+  const CFGBlock *Block = nullptr;
+  /// Null for a direct barrier; the function called otherwise.
+  const FunctionDecl *Callee = nullptr;
+  /// The barrier itself: Call for a direct one, a call inside Callee (or
+  /// deeper) otherwise.
+  const CallExpr *Barrier = nullptr;
+  std::string BarrierName;
+};
+
+class ThreadDependenceAnalysis;
+
+/// The analysis results for one function body.
+class FunctionDependence {
+public:
+  const FunctionDecl *getFunction() const { return Function; }
+  bool isKernel() const { return Kernel; }
+  const FunctionSummary &getSummary() const { return Summary; }
+  llvm::ArrayRef<BarrierSite> getBarrierSites() const { return BarrierSites; }
+
+  /// The dependence set of the terminator condition of \p B.
+  DepSet getConditionDeps(const CFGBlock *B) const;
+  /// Why the condition of \p B is thread-dependent.
+  const ThreadWitness &getConditionWitness(const CFGBlock *B) const;
+
+  /// The blocks whose branch decides, directly or transitively, whether
+  /// \p B runs and whose condition has a non-empty dependence set; branches
+  /// whose other side only leaves the kernel are left out (see the file
+  /// comment). Nearest first.
+  llvm::SmallVector<const CFGBlock *, 4>
+  getDependentControl(const CFGBlock *B) const;
+
+  /// Dependence sets of a call's arguments and implicit object, as they were
+  /// at the call.
+  llvm::ArrayRef<DepSet> getArgumentDeps(const CallExpr *CE) const;
+  DepSet getObjectDeps(const CallExpr *CE) const;
+  /// Why argument \p Index of \p CE is thread-dependent.
+  ThreadWitness getArgumentWitness(const CallExpr *CE, unsigned Index) const;
+
+  ~FunctionDependence();
+
+private:
+  friend class ThreadDependenceAnalysis;
+  friend class DependenceBuilder;
+  FunctionDependence() = default;
+
+  const FunctionDecl *Function = nullptr;
+  bool Kernel = false;
+  bool EarlyExitsAreBenign = false;
+  CFG *Graph = nullptr;
+  FunctionSummary Summary;
+  llvm::SmallVector<BarrierSite, 4> BarrierSites;
+  llvm::DenseMap<const CFGBlock *, DepSet> ConditionDeps;
+  llvm::DenseMap<const CFGBlock *, ThreadWitness> ConditionWitnesses;
+  struct CallRecord {
+    llvm::SmallVector<DepSet, 4> Args;
+    DepSet Object = 0;
+    llvm::SmallVector<ThreadWitness, 1> ArgWitnesses;
+  };
+  llvm::DenseMap<const CallExpr *, CallRecord> Calls;
+  struct ControlInfo;
+  std::unique_ptr<ControlInfo> Control;
+};
+
+/// Analyses function bodies on demand and caches the results for one
+/// translation unit.
+class ThreadDependenceAnalysis {
+public:
+  ThreadDependenceAnalysis(ASTContext &Context, DependenceOptions Options);
+  ~ThreadDependenceAnalysis();
+
+  /// The analysis of \p FD's body, or null if it has none, its CFG cannot be
+  /// built, or it is being analysed further up the stack (recursion).
+  const FunctionDependence *analyze(const FunctionDecl *FD);
+
+  /// The summary of a callee, or null when it cannot be had (no body,
+  /// recursion).
+  const FunctionSummary *getSummary(const FunctionDecl *FD);
+
+  const DependenceOptions &getOptions() const { return Options; }
+  ASTContext &getContext() const { return Context; }
+
+private:
+  ASTContext &Context;
+  DependenceOptions Options;
+  AnalysisDeclContextManager Manager;
+  llvm::DenseMap<const FunctionDecl *, std::unique_ptr<FunctionDependence>>
+      Results;
+  llvm::DenseMap<const FunctionDecl *, bool> InProgress;
+};
+
+} // namespace clang::cuda_tidy
+
+#endif // CUDA_TIDY_ANALYSIS_THREADDEPENDENCE_H

@@ -1,0 +1,158 @@
+//===--- CudaTidyMain.cpp - the cuda-tidy command -------------------------===//
+//
+// Runs clang-tidy with the cuda module loaded and with the flags that make
+// current CUDA toolkits parse under Clang 22:
+//
+//  * `-Xclang -target-sdk-version=12.9` when the toolkit is newer than 12.9.
+//    Clang's driver gives the device pass no SDK version, so Sema falls back
+//    to the pre-9.2 launch API and every `<<<...>>>` fails with "use of
+//    undeclared identifier cudaConfigureCall". 12.9 is the newest version
+//    Clang 22 knows; its launch API is the one CUDA 13 uses.
+//  * `-isystem <cuda>/include/cccl` when it exists: CUDA 13 moved thrust, cub
+//    and libcu++ there, and cooperative_groups.h needs it.
+//  * `-Wno-unknown-cuda-version`: the "newer than supported" warning says
+//    nothing about the user's code.
+//
+// Without --checks or --config, only the cuda-* checks run.
+//
+//===----------------------------------------------------------------------===//
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/raw_ostream.h"
+#include <optional>
+#include <string>
+#include <vector>
+
+using namespace llvm;
+
+namespace {
+
+/// The newest CUDA version Clang 22 supports, as CUDA_VERSION spells it.
+constexpr unsigned NewestSupportedCuda = 12090;
+
+std::string findPlugin(const char *Argv0) {
+  if (std::optional<std::string> Env = sys::Process::GetEnv("CUDA_TIDY_PLUGIN"))
+    return *Env;
+  std::string Exe =
+      sys::fs::getMainExecutable(Argv0, reinterpret_cast<void *>(&findPlugin));
+  SmallString<256> Path(sys::path::parent_path(sys::path::parent_path(Exe)));
+  sys::path::append(Path, "lib", "CudaTidyModule.so");
+  return std::string(Path);
+}
+
+std::string findClangTidy() {
+  if (std::optional<std::string> Env =
+          sys::Process::GetEnv("CUDA_TIDY_CLANG_TIDY"))
+    return *Env;
+  return CUDA_TIDY_CLANG_TIDY;
+}
+
+std::string findCuda() {
+  for (const char *Var : {"CUDA_PATH", "CUDA_HOME"})
+    if (std::optional<std::string> Env = sys::Process::GetEnv(Var))
+      if (sys::fs::is_directory(*Env))
+        return *Env;
+  return sys::fs::is_directory("/usr/local/cuda") ? "/usr/local/cuda" : "";
+}
+
+/// CUDA_VERSION from <cuda>/include/cuda.h, or 0.
+unsigned readCudaVersion(StringRef Cuda) {
+  SmallString<256> Header(Cuda);
+  sys::path::append(Header, "include", "cuda.h");
+  auto Buffer = MemoryBuffer::getFile(Header);
+  if (!Buffer)
+    return 0;
+  StringRef Text = (*Buffer)->getBuffer();
+  size_t Pos = Text.find("#define CUDA_VERSION ");
+  if (Pos == StringRef::npos)
+    return 0;
+  unsigned Version = 0;
+  Text.substr(Pos + strlen("#define CUDA_VERSION ")).ltrim().consumeInteger(
+      10, Version);
+  return Version;
+}
+
+bool hasOption(ArrayRef<std::string> Args, StringRef Name) {
+  for (const std::string &Arg : Args) {
+    if (Arg == "--")
+      break;
+    StringRef A(Arg);
+    if (A.consume_front("--") || A.consume_front("-"))
+      if (A == Name || A.starts_with((Name + "=").str()))
+        return true;
+  }
+  return false;
+}
+
+} // namespace
+
+int main(int Argc, const char **Argv) {
+  std::vector<std::string> UserArgs(Argv + 1, Argv + Argc);
+  bool ShowCommand = false;
+  llvm::erase_if(UserArgs, [&](const std::string &Arg) {
+    if (Arg != "--cuda-tidy-show-command")
+      return false;
+    ShowCommand = true;
+    return true;
+  });
+
+  std::string Plugin = findPlugin(Argv[0]);
+  if (!sys::fs::exists(Plugin)) {
+    errs() << "cuda-tidy: error: the plugin is not at '" << Plugin
+           << "'; set CUDA_TIDY_PLUGIN to its path\n";
+    return 2;
+  }
+  std::string ClangTidy = findClangTidy();
+  if (!sys::fs::can_execute(ClangTidy)) {
+    errs() << "cuda-tidy: error: cannot run clang-tidy at '" << ClangTidy
+           << "'; set CUDA_TIDY_CLANG_TIDY to its path\n";
+    return 2;
+  }
+
+  std::vector<std::string> Args = {ClangTidy, "--load=" + Plugin};
+  bool Help = hasOption(UserArgs, "help") || hasOption(UserArgs, "version");
+  if (!Help && !hasOption(UserArgs, "checks") && !hasOption(UserArgs, "config") &&
+      !hasOption(UserArgs, "config-file"))
+    Args.push_back("--checks=-*,cuda-*");
+
+  std::string Cuda = findCuda();
+  if (!Cuda.empty() && !Help) {
+    auto Extra = [&](StringRef Flag) {
+      Args.push_back(("--extra-arg=" + Flag).str());
+    };
+    Extra("--cuda-path=" + Cuda);
+    if (readCudaVersion(Cuda) > NewestSupportedCuda) {
+      Extra("-Xclang");
+      Extra("-target-sdk-version=12.9");
+    }
+    SmallString<256> Cccl(Cuda);
+    sys::path::append(Cccl, "include", "cccl");
+    if (sys::fs::is_directory(Cccl))
+      Extra("-isystem" + std::string(Cccl));
+    Extra("-Wno-unknown-cuda-version");
+  }
+  Args.insert(Args.end(), UserArgs.begin(), UserArgs.end());
+
+  if (ShowCommand) {
+    for (const std::string &Arg : Args)
+      outs() << Arg << " ";
+    outs() << "\n";
+    return 0;
+  }
+  std::vector<StringRef> ArgRefs(Args.begin(), Args.end());
+  std::string Error;
+  int Status = sys::ExecuteAndWait(ClangTidy, ArgRefs, /*Env=*/std::nullopt,
+                                   /*Redirects=*/{}, 0, 0, &Error);
+  if (Status < 0) {
+    errs() << "cuda-tidy: error: " << Error << "\n";
+    return 2;
+  }
+  return Status;
+}
