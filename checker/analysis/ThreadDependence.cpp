@@ -591,9 +591,9 @@ ThreadWitness DependenceBuilder::witness(const Expr *E, const State &S,
 
 void DependenceBuilder::setVar(const VarDecl *VD, DepSet Value, bool Strong,
                                State &S, const Expr *Source) {
-  DepSet &Slot = S[VD];
-  Slot = Strong ? Value : (Slot | Value);
-  if ((Slot & dep::Thread) && !Origins.count(VD)) {
+  if ((Value & dep::Thread) && !Origins.count(VD)) {
+    // Explain the value in the state before the assignment, so that
+    // `k += threadIdx.x` is not explained by `k` itself.
     ThreadWitness W = Source ? witness(Source, S) : ThreadWitness();
     if (W.empty() && CurrentBlock) {
       // The value itself is uniform: the thread dependence came from the
@@ -609,6 +609,8 @@ void DependenceBuilder::setVar(const VarDecl *VD, DepSet Value, bool Strong,
     if (!W.empty())
       Origins[VD] = W;
   }
+  DepSet &Slot = S[VD];
+  Slot = Strong ? Value : (Slot | Value);
 }
 
 DependenceBuilder::LValueRoot DependenceBuilder::pointerRoot(const Expr *E,
@@ -763,6 +765,10 @@ void DependenceBuilder::callEffects(const CallExpr *CE, State &S,
     LValueRoot Root = Param && Param->getType()->isReferenceType()
                           ? lvalueRoot(Arg, S)
                           : pointerRoot(Arg, S);
+    if (Root.Var && (Written & dep::Thread) && !Origins.count(Root.Var) &&
+        Callee)
+      Origins[Root.Var].Source =
+          "the value that '" + Callee->getNameAsString() + "' stores";
     applyWrite(Root, Written, /*Strong=*/false, S, nullptr);
   }
   if (Shape.Object) {
