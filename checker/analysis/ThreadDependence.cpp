@@ -570,13 +570,22 @@ ThreadWitness DependenceBuilder::witness(const Expr *E, const State &S,
       W.Source = "the result of '" + Model.Name + "'";
       return W;
     }
-    if (!Model.Modelled)
-      if (const FunctionDecl *Callee = CE->getDirectCallee())
-        if (const FunctionSummary *Summary = Analysis.getSummary(Callee))
-          if (Summary->Return & dep::Thread) {
-            W.Source = "the result of '" + Callee->getNameAsString() + "'";
-            return W;
-          }
+    const FunctionDecl *Callee = CE->getDirectCallee();
+    if (!Model.Modelled && Callee) {
+      const FunctionSummary *Summary = Analysis.getSummary(Callee);
+      if (Summary && (Summary->Return & dep::Thread)) {
+        W.Source = "the result of '" + Callee->getNameAsString() + "'";
+        return W;
+      }
+      if (!Summary && Analysis.getOptions().UnknownCallsAreThreadDependent) {
+        // Name a thread-dependent argument if there is one, else the call.
+        for (const Expr *Arg : CE->arguments())
+          if (valueDeps(Arg, S) & dep::Thread)
+            return witness(Arg, S, Depth + 1);
+        W.Source = "the result of '" + Callee->getNameAsString() + "'";
+        return W;
+      }
+    }
   }
   for (const Stmt *Child : E->children()) {
     const auto *ChildExpr = dyn_cast_or_null<Expr>(Child);
