@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Sets up everything cuda-tidy needs on a fresh Debian 12 machine, builds it,
+# then either runs the checker over examples/ or runs every test.
+#
+#   tools/bootstrap.sh examples   install, build, run cuda-tidy on examples/
+#   tools/bootstrap.sh test       install, build, run all lit suites
+#
+# A second run with nothing changed installs nothing and rebuilds nothing.
+set -euo pipefail
+
+mode=${1:-examples}
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build=${CUDA_TIDY_BUILD_DIR:-$root/build}
+llvm=/usr/lib/llvm-22
+
+packages=(clang-22 clang-tidy-22 libclang-22-dev llvm-22-dev llvm-22-tools
+          cmake ninja-build python3)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
+    missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "bootstrap: installing ${missing[*]}"
+  apt-get update -q
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+    "${missing[@]}"
+fi
+
+if [[ ! -f $build/CMakeCache.txt ]]; then
+  cmake -S "$root" -B "$build" -G Ninja -DBUILD_TESTING=ON
+fi
+cmake --build "$build"
+
+case $mode in
+examples)
+  if [[ ! -d /usr/local/cuda ]]; then
+    echo "bootstrap: the examples need the CUDA toolkit at /usr/local/cuda" >&2
+    exit 1
+  fi
+  find "$root/examples" -name "*.cu" | sort | while read -r f; do
+    echo "== cuda-tidy ${f#$root/}"
+    "$build/bin/cuda-tidy" "$f" -- -std=c++17 2>&1 | grep -v 'warnings\? generated' || true
+  done
+  ;;
+test)
+  log=$build/lit.log
+  set +e
+  "$llvm/bin/lit" -sv "$build/test" "$build/runtime-tests" 2>&1 | tee "$log"
+  status=${PIPESTATUS[0]}
+  set -e
+  count() {
+    local n
+    n=$(sed -n "s/^ *$1: *\([0-9][0-9]*\).*/\1/p" "$log" | head -n1)
+    echo "${n:-0}"
+  }
+  passed=$(($(count Passed) + $(count 'Expectedly Failed')))
+  failed=$(($(count Failed) + $(count 'Unexpectedly Passed')))
+  skipped=$(count Unsupported)
+  echo "lit: $passed passed, $failed failed, $skipped skipped"
+  exit "$status"
+  ;;
+*)
+  echo "usage: tools/bootstrap.sh examples|test" >&2
+  exit 2
+  ;;
+esac
