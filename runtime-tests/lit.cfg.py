@@ -1,0 +1,37 @@
+# -*- Python -*-
+# lit configuration for runtime-tests/: every <check>/<case>/<variant>.cu is
+# three lit tests.
+#
+#   <variant>.cu        the static side: the file's own RUN lines (the check
+#                       on the real toolkit, REQUIRES: cuda-toolkit).
+#   <variant>.cu/nvcc   the program still builds: nvcc -arch=sm_90 -lineinfo
+#                       (needs the feature nvcc).
+#   <variant>.cu/gpu    the runtime side: build, run under the tool that the
+#                       file's `// RUNTIME:` line names, and compare with its
+#                       expectation (needs gpu and nvcc; unsupported elsewhere).
+#
+# The last two are made from the file, so a case is just its two programs.
+# What the RUNTIME line means, and how a run is judged, is in runtime_suite.py.
+
+import os
+import shlex
+import sys
+
+config.name = "cuda-tidy-runtime"
+config.suffixes = [".cu"]
+config.test_source_root = os.path.dirname(os.path.abspath(__file__))
+
+sys.path.insert(0, os.path.join(config.test_source_root, "..", "test"))
+sys.path.insert(0, config.test_source_root)
+import lit_common
+import lit_format
+import runtime_suite
+
+lit_common.configure(config, lit_config)
+# A copy of lit carried to a GPU machine (README.md) holds no tests of ours.
+config.excludes.append(".lit")
+
+config.substitutions.append(
+    ("%cuda_real", " ".join(map(shlex.quote, runtime_suite.CUDA_REAL_ARGS))))
+config.test_format = lit_format.RuntimeCaseFormat(
+    config.test_format.execute_external)
