@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "DivergentBarrierCheck.h"
+#include "SharedMemoryRaceCheck.h"
 #include <clang-tidy/ClangTidyModule.h>
 
 namespace clang::tidy::cuda_tidy {
@@ -14,6 +15,8 @@ public:
   void addCheckFactories(ClangTidyCheckFactories &CheckFactories) override {
     CheckFactories.registerCheck<DivergentBarrierCheck>(
         "cuda-divergent-barrier");
+    CheckFactories.registerCheck<SharedMemoryRaceCheck>(
+        "cuda-shared-memory-race");
   }
 };
 

@@ -110,6 +110,11 @@ CallModel classifyCooperativeGroupsCall(const FunctionDecl *FD,
     if ((Name == "sync" || Name == "barrier_wait") &&
         isBlockWideGroup(Group))
       M.IsBlockBarrier = true;
+    else if (Name == "sync" ||
+             isOneOf(Name, {"shfl", "shfl_down", "shfl_up", "shfl_xor",
+                            "ballot", "any", "all", "match_any",
+                            "match_all"}))
+      M.IsWarpSync = true;
     M.ThreadDependentResult = isOneOf(
         Name, {"thread_rank", "thread_index", "meta_group_rank", "shfl",
                "shfl_down", "shfl_up", "shfl_xor", "ballot", "any", "all",
@@ -121,9 +126,15 @@ CallModel classifyCooperativeGroupsCall(const FunctionDecl *FD,
     return M;
   }
   M.Name = ("cooperative_groups::" + Name).str();
-  if (Name == "sync" && CE->getNumArgs() == 1 &&
-      isBlockWideGroupType(CE->getArg(0)->getType()))
-    M.IsBlockBarrier = true;
+  if (Name == "sync" && CE->getNumArgs() == 1) {
+    if (isBlockWideGroupType(CE->getArg(0)->getType()))
+      M.IsBlockBarrier = true;
+    else
+      M.IsWarpSync = true;
+  }
+  if (Name == "reduce" || Name == "inclusive_scan" ||
+      Name == "exclusive_scan")
+    M.IsWarpSync = true;
   M.ThreadDependentResult =
       isOneOf(Name, {"thread_rank", "reduce", "inclusive_scan",
                      "exclusive_scan", "coalesced_threads",
@@ -173,9 +184,14 @@ CallModel classifyCall(const CallExpr *CE) {
   }
   if (isThreadDependentFunction(Name)) {
     M.Modelled = M.ThreadDependentResult = true;
+    M.IsWarpSync = Name.ends_with("_sync");
     return M;
   }
-  if (Name == "__syncwarp" || Name == "__threadfence" ||
+  if (Name == "__syncwarp") {
+    M.Modelled = M.IsWarpSync = true;
+    return M;
+  }
+  if (Name == "__threadfence" ||
       Name == "__threadfence_block" || Name == "__threadfence_system") {
     M.Modelled = true;
     return M;

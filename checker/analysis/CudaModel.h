@@ -38,6 +38,9 @@ std::optional<BuiltinIndexKind> getBuiltinIndexRef(const Expr *E,
 struct CallModel {
   /// A block-wide barrier: every thread of the block must reach it.
   bool IsBlockBarrier = false;
+  /// Orders the threads of a warp or a tile of one: `__syncwarp`, the
+  /// `_sync` shuffles and votes, a tile's sync().
+  bool IsWarpSync = false;
   /// The result may differ between threads of one block.
   bool ThreadDependentResult = false;
   /// The result is the same in every thread of the block whatever the

@@ -269,6 +269,22 @@ FunctionDependence::getDependentControl(const CFGBlock *B) const {
   return Result;
 }
 
+llvm::ArrayRef<const CFGBlock *>
+FunctionDependence::getControlClosure(const CFGBlock *B) const {
+  return Control->closure(B);
+}
+
+bool FunctionDependence::reaches(const CFGBlock *From, const CFGBlock *To,
+                                 const CFGBlock *Avoid) const {
+  if (!Avoid)
+    return Control->reach(From).test(To->getBlockID());
+  return Control->reachableFrom(From, Avoid).test(To->getBlockID());
+}
+
+DepSet FunctionDependence::getVariableDeps(const VarDecl *VD) const {
+  return VariableDeps.lookup(VD);
+}
+
 llvm::ArrayRef<DepSet>
 FunctionDependence::getArgumentDeps(const CallExpr *CE) const {
   auto It = Calls.find(CE);
@@ -995,8 +1011,14 @@ void DependenceBuilder::run() {
           Worklist.enqueueBlock(Succ);
       }
     }
-    if (sameMap(OldConditions, R.ConditionDeps))
+    bool Stable = sameMap(OldConditions, R.ConditionDeps);
+    if (Stable || Round + 1 == MaxRounds) {
+      R.VariableDeps.clear();
+      for (const auto &[Block, BlockState] : Out)
+        for (const auto &[VD, Deps] : BlockState)
+          R.VariableDeps[VD] |= Deps;
       break;
+    }
   }
 }
 

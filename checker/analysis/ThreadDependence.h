@@ -161,6 +161,15 @@ public:
   llvm::SmallVector<const CFGBlock *, 4>
   getDependentControl(const CFGBlock *B) const;
 
+  /// Every block \p B is control dependent on, transitively; nearest first.
+  llvm::ArrayRef<const CFGBlock *> getControlClosure(const CFGBlock *B) const;
+  /// Whether \p To can be reached from \p From without passing \p Avoid.
+  bool reaches(const CFGBlock *From, const CFGBlock *To,
+               const CFGBlock *Avoid = nullptr) const;
+  /// What a local variable may depend on anywhere in the function.
+  DepSet getVariableDeps(const VarDecl *VD) const;
+  const CFG &getCFG() const { return *Graph; }
+
   /// Dependence sets of a call's arguments and implicit object, as they were
   /// at the call.
   llvm::ArrayRef<DepSet> getArgumentDeps(const CallExpr *CE) const;
@@ -182,6 +191,7 @@ private:
   FunctionSummary Summary;
   llvm::SmallVector<BarrierSite, 4> BarrierSites;
   llvm::DenseMap<const CFGBlock *, DepSet> ConditionDeps;
+  llvm::DenseMap<const VarDecl *, DepSet> VariableDeps;
   llvm::DenseMap<const CFGBlock *, ThreadWitness> ConditionWitnesses;
   struct CallRecord {
     llvm::SmallVector<DepSet, 4> Args;

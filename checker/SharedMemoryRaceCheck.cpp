@@ -1,0 +1,223 @@
+//===--- SharedMemoryRaceCheck.cpp - cuda-tidy ----------------------------===//
+
+#include "SharedMemoryRaceCheck.h"
+#include "analysis/SharedMemoryRace.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/Support/Process.h"
+
+using namespace clang::ast_matchers;
+using namespace clang::cuda_tidy;
+
+namespace clang::tidy::cuda_tidy {
+
+namespace {
+
+/// Parses "16,16" into a block shape; missing dimensions are 1.
+std::optional<BlockShape> parseShape(llvm::StringRef Text) {
+  BlockShape Shape;
+  Shape.Assumed = true;
+  llvm::SmallVector<llvm::StringRef, 3> Parts;
+  Text.split(Parts, ',');
+  if (Parts.empty() || Parts.size() > 3)
+    return std::nullopt;
+  for (unsigned I = 0; I < Parts.size(); ++I)
+    if (Parts[I].trim().getAsInteger(10, Shape.Dim[I]) || Shape.Dim[I] <= 0)
+      return std::nullopt;
+  return Shape;
+}
+
+} // namespace
+
+/// Collects kernels and launches during the match phase; analyses at the end
+/// of the translation unit, when every launch has been seen.
+class SharedMemoryRaceCheck::Collector : public SharedRaceHandler {
+public:
+  Collector(SharedMemoryRaceCheck &Check, ASTContext &Context,
+            RaceOptions Options)
+      : Check(Check), Context(Context), Dependence(Context, {}),
+        Races(Dependence, *this, Options) {}
+
+  ASTContext &getContext() const { return Context; }
+  llvm::SmallVector<const FunctionDecl *, 8> Kernels;
+  llvm::DenseMap<const FunctionDecl *, llvm::SmallVector<BlockShape, 2>>
+      Launches;
+  llvm::SmallPtrSet<const FunctionDecl *, 8> UnknownLaunch;
+
+  void analyze() {
+    for (const FunctionDecl *Kernel : Kernels) {
+      auto It = Launches.find(Kernel);
+      llvm::SmallVector<BlockShape, 2> Shapes;
+      if (It != Launches.end() && !UnknownLaunch.count(Kernel))
+        Shapes = It->second;
+      Races.analyzeKernel(Kernel, Shapes);
+    }
+    if (llvm::sys::Process::GetEnv("CUDA_TIDY_TIMING") &&
+        Races.slowestKernel())
+      llvm::errs() << "cuda-shared-memory-race: slowest kernel '"
+                   << Races.slowestKernel()->getNameAsString() << "' took "
+                   << llvm::format("%.3f", Races.slowestSeconds()) << " s\n";
+  }
+
+  void handleRace(const SharedRace &Race) override {
+    static const char *const Orders[] = {"read after write",
+                                         "write after read",
+                                         "write after write"};
+    auto Noun = [](AccessKind K) {
+      switch (K) {
+      case AccessKind::Read:
+        return "read";
+      case AccessKind::Write:
+        return "write";
+      case AccessKind::ReadWrite:
+        return "update";
+      case AccessKind::Atomic:
+        return "atomic update";
+      }
+      return "access";
+    };
+    std::string Name = Race.Variable->getName().str();
+    // Warn where the kernel makes the access: at the call when the access
+    // is inside a __device__ function.
+    const Stmt *Where = Race.SecondVia ? static_cast<const Stmt *>(Race.SecondVia)
+                                       : Race.Second;
+    if (Race.WarpSynchronous)
+      Check.diag(Where->getBeginLoc(),
+                 "%0warp-synchronous %1 on shared '%2' relies on the lanes of "
+                 "a warp running in lockstep, which sm_70 and later do not "
+                 "guarantee")
+          << (Race.Possible ? "possible " : "") << Orders[Race.Order] << Name
+          << Where->getSourceRange();
+    else
+      Check.diag(Where->getBeginLoc(),
+                 "%0%1 race on shared '%2': no barrier orders this %3 after "
+                 "another thread's %4")
+          << (Race.Possible ? "possible " : "") << Orders[Race.Order] << Name
+          << Noun(Race.SecondKind) << Noun(Race.FirstKind)
+          << Where->getSourceRange();
+    if (Race.SecondVia)
+      Check.diag(Race.Second->getBeginLoc(), "the %0 is made here, inside '%1'",
+                 DiagnosticIDs::Note)
+          << Noun(Race.SecondKind)
+          << Race.SecondVia->getDirectCallee()->getName()
+          << Race.Second->getSourceRange();
+    if (Race.FirstVia && Race.FirstVia != Race.SecondVia)
+      Check.diag(Race.FirstVia->getBeginLoc(), "the other thread's %0 is "
+                 "made by this call",
+                 DiagnosticIDs::Note)
+          << Noun(Race.FirstKind) << Race.FirstVia->getSourceRange();
+    Check.diag(Race.First->getBeginLoc(), "the other thread's %0 is here",
+               DiagnosticIDs::Note)
+        << Noun(Race.FirstKind) << Race.First->getSourceRange();
+    std::string Shape = "(" + std::to_string(Race.Shape.Dim[0]) + "," +
+                        std::to_string(Race.Shape.Dim[1]) + "," +
+                        std::to_string(Race.Shape.Dim[2]) + ")";
+    Check.diag(Where->getBeginLoc(),
+               "for example, %0, with blockDim %1%2", DiagnosticIDs::Note)
+        << Race.Witness << Shape
+        << (Race.Shape.Assumed ? " (assumed: no launch of this kernel "
+                                 "was found)"
+                               : "");
+    if (Race.WarpSynchronous) {
+      Check.diag(Where->getBeginLoc(),
+                 "order the lanes with '__syncwarp()' between the accesses",
+                 DiagnosticIDs::Note);
+    } else if (const Stmt *Before = Race.InsertBarrierBefore) {
+      SourceLocation Loc = Before->getBeginLoc();
+      const SourceManager &SM = Context.getSourceManager();
+      StringRef Indent = Lexer::getIndentationForLine(Loc, SM);
+      Check.diag(Loc, "a barrier is missing before this statement",
+                 DiagnosticIDs::Note)
+          << FixItHint::CreateInsertion(
+                 Loc, ("__syncthreads();\n" + Indent).str());
+    }
+  }
+
+private:
+  SharedMemoryRaceCheck &Check;
+  ASTContext &Context;
+  ThreadDependenceAnalysis Dependence;
+  SharedMemoryRaceAnalysis Races;
+};
+
+SharedMemoryRaceCheck::SharedMemoryRaceCheck(StringRef Name,
+                                             ClangTidyContext *Context)
+    : ClangTidyCheck(Name, Context),
+      AssumedBlockSize(Options.get("AssumedBlockSize", "256")),
+      AssumedBlockSize2D(Options.get("AssumedBlockSize2D", "16,16")),
+      AssumedBlockSize3D(Options.get("AssumedBlockSize3D", "8,8,4")),
+      ReportPossibleRaces(Options.get("ReportPossibleRaces", false)) {}
+
+SharedMemoryRaceCheck::~SharedMemoryRaceCheck() = default;
+
+void SharedMemoryRaceCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
+  Options.store(Opts, "AssumedBlockSize", AssumedBlockSize);
+  Options.store(Opts, "AssumedBlockSize2D", AssumedBlockSize2D);
+  Options.store(Opts, "AssumedBlockSize3D", AssumedBlockSize3D);
+  Options.store(Opts, "ReportPossibleRaces", ReportPossibleRaces);
+}
+
+void SharedMemoryRaceCheck::registerMatchers(MatchFinder *Finder) {
+  Finder->addMatcher(functionDecl(isDefinition(), hasAttr(attr::CUDAGlobal),
+                                  unless(isExpansionInSystemHeader()))
+                         .bind("kernel"),
+                     this);
+  Finder->addMatcher(cudaKernelCallExpr().bind("launch"), this);
+}
+
+void SharedMemoryRaceCheck::check(const MatchFinder::MatchResult &Result) {
+  if (!State || &State->getContext() != Result.Context) {
+    RaceOptions Options;
+    Options.ReportPossibleRaces = ReportPossibleRaces;
+    const std::string *Texts[] = {&AssumedBlockSize, &AssumedBlockSize2D,
+                                  &AssumedBlockSize3D};
+    for (unsigned I = 0; I < 3; ++I) {
+      if (auto Shape = parseShape(*Texts[I]))
+        Options.Assumed[I] = *Shape;
+      else
+        configurationDiag("invalid block size '%0' for option "
+                          "'AssumedBlockSize%1'; using the default")
+            << *Texts[I] << (I == 0 ? "" : I == 1 ? "2D" : "3D");
+    }
+    State = std::make_unique<Collector>(*this, *Result.Context, Options);
+  }
+  if (const auto *Launch =
+          Result.Nodes.getNodeAs<CUDAKernelCallExpr>("launch")) {
+    const FunctionDecl *Kernel = Launch->getDirectCallee();
+    if (!Kernel)
+      return;
+    Kernel = Kernel->getDefinition() ? Kernel->getDefinition() : Kernel;
+    std::optional<BlockShape> Shape =
+        Launch->getConfig()->getNumArgs() > 1
+            ? evaluateBlockShape(Launch->getConfig()->getArg(1),
+                                 *Result.Context)
+            : std::nullopt;
+    if (!Shape) {
+      State->UnknownLaunch.insert(Kernel);
+      return;
+    }
+    auto &Shapes = State->Launches[Kernel];
+    for (const BlockShape &Known : Shapes)
+      if (Known.Dim == Shape->Dim)
+        return;
+    if (Shapes.size() < 4)
+      Shapes.push_back(*Shape);
+    return;
+  }
+  const auto *Kernel = Result.Nodes.getNodeAs<FunctionDecl>("kernel");
+  if (!Kernel || Kernel->isDependentContext() || Kernel->isInvalidDecl())
+    return;
+  if (Result.Context->getDiagnostics().hasUncompilableErrorOccurred())
+    return;
+  State->Kernels.push_back(Kernel);
+}
+
+void SharedMemoryRaceCheck::onEndOfTranslationUnit() {
+  if (State)
+    State->analyze();
+  State.reset();
+}
+
+} // namespace clang::tidy::cuda_tidy

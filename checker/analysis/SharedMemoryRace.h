@@ -1,0 +1,135 @@
+//===--- SharedMemoryRace.h - Unordered shared-memory accesses --*- C++ -*-===//
+//
+// Finds pairs of accesses to the same __shared__ element by two different
+// threads of a block, at least one a write, that no barrier orders.
+//
+// ## How
+// 1. Accesses. Every read, write, read-modify-write and atomic on shared
+//    memory in a kernel: static arrays, scalars and structs, `extern
+//    __shared__` pools (all one object), and pointers carved from them
+//    (`&s[i]`, `pool + n`, casts, a `SharedMemory<T>` style accessor whose
+//    body returns the pool). Each gets its byte offset and the
+//    thread-dependent conditions that guard it, both as symbolic
+//    expressions (SymbolicIndex.h).
+// 2. Barrier intervals. A forward dataflow over the CFG computes, for each
+//    access, the barriers (and the kernel entry) from which it is reached
+//    without passing another block barrier, and whether the way there
+//    crosses a loop's back edge. Two accesses can run concurrently in two
+//    threads when they share such a start: that covers straight-line code,
+//    both sides of a branch, and the loop-carried case (this iteration's
+//    read against the next iteration's write). The same is computed with
+//    warp-level synchronisation (`__syncwarp`, tile syncs, `_sync` shuffles
+//    and votes) as starts too: two accesses separated only by those can
+//    race only between threads of different warps.
+// 3. Threads. For each concurrent pair, the offsets and guards are
+//    evaluated for every thread of the block, every listed value of the loop
+//    counters involved (the same iteration, adjacent iterations, or any two
+//    when no barrier keeps the threads in step), and a few sample values of
+//    unknown block-uniform values. A collision between two different
+//    threads is a witness. A race is definite when a witness exists for
+//    every sample of the unknown values; otherwise it is only possible and
+//    reported only when asked.
+//
+// The block shape comes from launches in the same translation unit, else
+// from __launch_bounds__, else from an assumption (stated in the report).
+// Under an assumption, a pair whose accesses leave the variable for some
+// thread is dropped: the assumed shape is not the one the kernel is for.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CUDA_TIDY_ANALYSIS_SHAREDMEMORYRACE_H
+#define CUDA_TIDY_ANALYSIS_SHAREDMEMORYRACE_H
+
+#include "analysis/ThreadDependence.h"
+#include "clang/AST/Decl.h"
+#include "llvm/ADT/ArrayRef.h"
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace clang::cuda_tidy {
+
+struct BlockShape {
+  std::array<std::int64_t, 3> Dim = {1, 1, 1};
+  /// Not read from the program: an assumption.
+  bool Assumed = false;
+  std::int64_t threads() const { return Dim[0] * Dim[1] * Dim[2]; }
+};
+
+enum class AccessKind { Read, Write, ReadWrite, Atomic };
+
+struct SharedRace {
+  const FunctionDecl *Kernel = nullptr;
+  const VarDecl *Variable = nullptr;
+  /// The access reached first and the one reached second.
+  const Expr *First = nullptr;
+  const Expr *Second = nullptr;
+  /// The call in the kernel through which First or Second is reached, when
+  /// it is inside a __device__ function given a pointer into shared memory.
+  const CallExpr *FirstVia = nullptr;
+  const CallExpr *SecondVia = nullptr;
+  AccessKind FirstKind = AccessKind::Write;
+  AccessKind SecondKind = AccessKind::Read;
+  enum Kind { ReadAfterWrite, WriteAfterRead, WriteAfterWrite } Order =
+      ReadAfterWrite;
+  /// Both accesses go through volatile and race only inside one warp: the
+  /// legacy warp-synchronous idiom, which sm_70 and later do not support.
+  bool WarpSynchronous = false;
+  /// A witness exists only for some values of unknown uniform values.
+  bool Possible = false;
+  /// "thread (1,0,0) writes 'tile[1]' and thread (0,0,0) reads it".
+  std::string Witness;
+  /// The block shape the witness is for, and whether it was assumed.
+  BlockShape Shape;
+  /// The statement before which a `__syncthreads();` certainly belongs, or
+  /// null when its place is not certain.
+  const Stmt *InsertBarrierBefore = nullptr;
+};
+
+class SharedRaceHandler {
+public:
+  virtual ~SharedRaceHandler();
+  virtual void handleRace(const SharedRace &Race) = 0;
+};
+
+struct RaceOptions {
+  /// Block shapes assumed for kernels with no launch in the translation
+  /// unit and no __launch_bounds__, by the highest threadIdx dimension used.
+  std::array<BlockShape, 3> Assumed = {
+      BlockShape{{256, 1, 1}, true}, BlockShape{{16, 16, 1}, true},
+      BlockShape{{8, 8, 4}, true}};
+  bool ReportPossibleRaces = false;
+};
+
+class SharedMemoryRaceAnalysis {
+public:
+  SharedMemoryRaceAnalysis(ThreadDependenceAnalysis &Dependence,
+                           SharedRaceHandler &Handler, RaceOptions Options)
+      : Dependence(Dependence), Handler(Handler), Options(Options) {}
+
+  /// Analyses \p Kernel for each of \p Shapes (the block shapes it is
+  /// launched with; empty when unknown).
+  void analyzeKernel(const FunctionDecl *Kernel,
+                     llvm::ArrayRef<BlockShape> Shapes);
+
+  /// Seconds spent on the slowest kernel so far, and its name.
+  double slowestSeconds() const { return Slowest; }
+  const FunctionDecl *slowestKernel() const { return SlowestKernel; }
+
+private:
+  ThreadDependenceAnalysis &Dependence;
+  SharedRaceHandler &Handler;
+  RaceOptions Options;
+  double Slowest = 0;
+  const FunctionDecl *SlowestKernel = nullptr;
+};
+
+/// The block shape a launch configuration's second argument gives, if it is
+/// a constant (`256`, `dim3(16, 16)`, a dim3 variable initialised so).
+std::optional<BlockShape> evaluateBlockShape(const Expr *Block,
+                                             ASTContext &Context);
+
+} // namespace clang::cuda_tidy
+
+#endif // CUDA_TIDY_ANALYSIS_SHAREDMEMORYRACE_H

@@ -1,0 +1,664 @@
+//===--- SymbolicIndex.cpp - Index expressions as small programs ----------===//
+
+#include "analysis/SymbolicIndex.h"
+#include "analysis/CudaModel.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+
+namespace clang::cuda_tidy {
+
+namespace {
+
+const VarDecl *refVar(const Expr *E) {
+  if (!E)
+    return nullptr;
+  const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+  return DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+}
+
+/// Counts writes to local variables: assignments, increments, taking the
+/// address, binding to a non-const reference parameter.
+class AssignmentCounter : public RecursiveASTVisitor<AssignmentCounter> {
+public:
+  explicit AssignmentCounter(llvm::DenseMap<const VarDecl *, unsigned> &Counts)
+      : Counts(Counts) {}
+  bool VisitBinaryOperator(BinaryOperator *BO) {
+    if (BO->isAssignmentOp())
+      bump(BO->getLHS());
+    return true;
+  }
+  bool VisitUnaryOperator(UnaryOperator *UO) {
+    if (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf)
+      bump(UO->getSubExpr());
+    return true;
+  }
+  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *OCE) {
+    if ((OCE->isAssignmentOp() || OCE->getOperator() == OO_PlusPlus ||
+         OCE->getOperator() == OO_MinusMinus) &&
+        OCE->getNumArgs() > 0)
+      bump(OCE->getArg(0));
+    return true;
+  }
+  bool VisitCallExpr(CallExpr *CE) {
+    const FunctionDecl *FD = CE->getDirectCallee();
+    for (unsigned I = 0; I < CE->getNumArgs(); ++I) {
+      const ParmVarDecl *P =
+          FD && I < FD->getNumParams() ? FD->getParamDecl(I) : nullptr;
+      if (!P || (P->getType()->isReferenceType() &&
+                 !P->getType().getNonReferenceType().isConstQualified()))
+        bump(CE->getArg(I));
+    }
+    return true;
+  }
+  bool VisitGCCAsmStmt(GCCAsmStmt *Asm) {
+    for (const Expr *Out : Asm->outputs())
+      bump(Out);
+    return true;
+  }
+
+private:
+  void bump(const Expr *E) {
+    if (const VarDecl *VD = refVar(E))
+      ++Counts[VD];
+  }
+  llvm::DenseMap<const VarDecl *, unsigned> &Counts;
+};
+
+std::optional<SymNode::Kind> binaryKind(BinaryOperatorKind Op) {
+  switch (Op) {
+  case BO_Add:
+    return SymNode::Add;
+  case BO_Sub:
+    return SymNode::Sub;
+  case BO_Mul:
+    return SymNode::Mul;
+  case BO_Div:
+    return SymNode::Div;
+  case BO_Rem:
+    return SymNode::Rem;
+  case BO_Shl:
+    return SymNode::Shl;
+  case BO_Shr:
+    return SymNode::Shr;
+  case BO_And:
+    return SymNode::And;
+  case BO_Or:
+    return SymNode::Or;
+  case BO_Xor:
+    return SymNode::Xor;
+  case BO_LT:
+    return SymNode::Lt;
+  case BO_LE:
+    return SymNode::Le;
+  case BO_GT:
+    return SymNode::Gt;
+  case BO_GE:
+    return SymNode::Ge;
+  case BO_EQ:
+    return SymNode::Eq;
+  case BO_NE:
+    return SymNode::Ne;
+  case BO_LAnd:
+    return SymNode::LAnd;
+  case BO_LOr:
+    return SymNode::LOr;
+  default:
+    return std::nullopt;
+  }
+}
+
+SymNode::Kind mirror(SymNode::Kind K) {
+  switch (K) {
+  case SymNode::Lt:
+    return SymNode::Gt;
+  case SymNode::Le:
+    return SymNode::Ge;
+  case SymNode::Gt:
+    return SymNode::Lt;
+  case SymNode::Ge:
+    return SymNode::Le;
+  default:
+    return K;
+  }
+}
+
+} // namespace
+
+SymbolicTranslator::SymbolicTranslator(ASTContext &Context,
+                                       const FunctionDecl *Function,
+                                       const FunctionDependence *Dependence)
+    : Context(Context), Function(Function), Dependence(Dependence) {
+  if (const Stmt *Body = Function->getBody()) {
+    AssignmentCounter(Assignments).TraverseStmt(const_cast<Stmt *>(Body));
+    findLoopCounters(Body);
+  }
+}
+
+SymId SymbolicTranslator::add(SymNode N) {
+  Nodes.push_back(N);
+  return static_cast<SymId>(Nodes.size() - 1);
+}
+
+SymId SymbolicTranslator::constant(std::int64_t V) {
+  SymNode N;
+  N.K = SymNode::Const;
+  N.Value = V;
+  return add(N);
+}
+
+SymId SymbolicTranslator::binary(SymNode::Kind K, SymId A, SymId B) {
+  SymNode N;
+  N.K = K;
+  N.A = A;
+  N.B = B;
+  return add(N);
+}
+
+SymId SymbolicTranslator::linearThreadId() {
+  auto Leaf = [&](SymNode::Kind K, unsigned Dim) {
+    SymNode N;
+    N.K = K;
+    N.Value = Dim;
+    return add(N);
+  };
+  SymId X = Leaf(SymNode::Thread, 0), Y = Leaf(SymNode::Thread, 1),
+        Z = Leaf(SymNode::Thread, 2);
+  SymId DX = Leaf(SymNode::BlockDim, 0), DY = Leaf(SymNode::BlockDim, 1);
+  return binary(SymNode::Add, X,
+                binary(SymNode::Mul, DX,
+                       binary(SymNode::Add, Y, binary(SymNode::Mul, DY, Z))));
+}
+
+SymId SymbolicTranslator::atomFor(const VarDecl *VD, std::string Name) {
+  const void *Key = VD ? static_cast<const void *>(VD)
+                       : static_cast<const void *>(
+                             Context.Idents.get(Name).getNameStart());
+  auto It = AtomIds.find(Key);
+  unsigned Id;
+  if (It != AtomIds.end()) {
+    Id = It->second;
+  } else {
+    Id = Atoms.size();
+    SymAtom Atom;
+    Atom.Var = VD;
+    Atom.Name = std::move(Name);
+    Atoms.push_back(Atom);
+    AtomIds[Key] = Id;
+  }
+  SymNode N;
+  N.K = SymNode::Atom;
+  N.Value = Id;
+  return add(N);
+}
+
+void SymbolicTranslator::findLoopCounters(const Stmt *S) {
+  if (!S)
+    return;
+  // Outer loops first, so an inner loop's bounds can name the outer counter.
+  if (const auto *For = dyn_cast<ForStmt>(S))
+    addLoopCounter(For);
+  for (const Stmt *Child : S->children())
+    findLoopCounters(Child);
+}
+
+void SymbolicTranslator::addLoopCounter(const ForStmt *For) {
+  if (!For->getCond() || !For->getInc())
+    return;
+  // init: `int i = e` or `i = e`.
+  const VarDecl *Counter = nullptr;
+  const Expr *Init = nullptr;
+  if (const auto *DS = dyn_cast_or_null<DeclStmt>(For->getInit())) {
+    if (DS->isSingleDecl())
+      if (const auto *VD = dyn_cast<VarDecl>(DS->getSingleDecl())) {
+        Counter = VD;
+        Init = VD->getInit();
+      }
+  } else if (const auto *BO = dyn_cast_or_null<BinaryOperator>(For->getInit())) {
+    if (BO->getOpcode() == BO_Assign) {
+      Counter = refVar(BO->getLHS());
+      Init = BO->getRHS();
+    }
+  }
+  if (!Counter || !Init || !Counter->getType()->isIntegerType())
+    return;
+  // cond: `i < e` in either order.
+  const auto *Cond = dyn_cast<BinaryOperator>(For->getCond()->IgnoreParenImpCasts());
+  if (!Cond)
+    return;
+  auto Compare = binaryKind(Cond->getOpcode());
+  if (!Compare || *Compare < SymNode::Lt || *Compare > SymNode::Ne)
+    return;
+  const Expr *Bound = nullptr;
+  if (refVar(Cond->getLHS()) == Counter) {
+    Bound = Cond->getRHS();
+  } else if (refVar(Cond->getRHS()) == Counter) {
+    Bound = Cond->getLHS();
+    Compare = mirror(*Compare);
+  } else {
+    return;
+  }
+  // inc: `++i`, `i += e`, `i >>= e`, `i = i * e`, ...
+  const Expr *Inc = For->getInc()->IgnoreParenImpCasts();
+  SymNode::Kind StepOp = SymNode::Add;
+  const Expr *Step = nullptr;
+  unsigned IncWrites = 1;
+  if (const auto *UO = dyn_cast<UnaryOperator>(Inc)) {
+    if (!UO->isIncrementDecrementOp() || refVar(UO->getSubExpr()) != Counter)
+      return;
+    StepOp = UO->isIncrementOp() ? SymNode::Add : SymNode::Sub;
+  } else if (const auto *CAO = dyn_cast<CompoundAssignOperator>(Inc)) {
+    if (refVar(CAO->getLHS()) != Counter)
+      return;
+    auto K = binaryKind(BinaryOperator::getOpForCompoundAssignment(
+        CAO->getOpcode()));
+    if (!K)
+      return;
+    StepOp = *K;
+    Step = CAO->getRHS();
+  } else if (const auto *BO = dyn_cast<BinaryOperator>(Inc)) {
+    const auto *RHS = dyn_cast<BinaryOperator>(BO->getRHS()->IgnoreParenImpCasts());
+    if (BO->getOpcode() != BO_Assign || refVar(BO->getLHS()) != Counter || !RHS ||
+        refVar(RHS->getLHS()) != Counter)
+      return;
+    auto K = binaryKind(RHS->getOpcode());
+    if (!K)
+      return;
+    StepOp = *K;
+    Step = RHS->getRHS();
+  } else {
+    return;
+  }
+  // The body must not write the counter.
+  bool DeclaredInInit = isa_and_nonnull<DeclStmt>(For->getInit());
+  if (Assignments.lookup(Counter) != IncWrites + (DeclaredInInit ? 0 : 1))
+    return;
+
+  unsigned Id = Atoms.size();
+  SymAtom Atom;
+  Atom.Var = Counter;
+  Atom.Name = Counter->getName().str();
+  Atom.Loop = For;
+  Atom.Compare = *Compare;
+  Atom.StepOp = StepOp;
+  Atoms.push_back(Atom);
+  AtomIds[Counter] = Id;
+  LoopCounters[Counter] = For;
+  // Translate after registering, so a bound that mentions the counter does
+  // not recurse.
+  Atoms[Id].Init = translate(Init);
+  Atoms[Id].Bound = translate(Bound);
+  Atoms[Id].Step = Step ? translate(Step) : constant(1);
+}
+
+void SymbolicTranslator::enterCallee(const FunctionDecl *Callee,
+                                     llvm::ArrayRef<SymId> Arguments) {
+  if (Scanned.insert(Callee).second)
+    if (const Stmt *Body = Callee->getBody()) {
+      AssignmentCounter(Assignments).TraverseStmt(const_cast<Stmt *>(Body));
+      findLoopCounters(Body);
+    }
+  for (unsigned I = 0; I < Callee->getNumParams() && I < Arguments.size(); ++I)
+    if (Arguments[I] >= 0 && Assignments.lookup(Callee->getParamDecl(I)) == 0)
+      Substitutions[Callee->getParamDecl(I)] = Arguments[I];
+}
+
+void SymbolicTranslator::leaveCallee() { Substitutions.clear(); }
+
+SymId SymbolicTranslator::translateVar(const VarDecl *VD, const Expr *Use) {
+  SymNode Unknown;
+  auto Substituted = Substitutions.find(VD);
+  if (Substituted != Substitutions.end())
+    return Substituted->second;
+  if (getBuiltinIndexKind(VD))
+    return add(Unknown);
+  if (VD->getIdentifier() && VD->getName() == "warpSize" &&
+      !VD->hasLocalStorage())
+    return constant(32);
+  if (LoopCounters.count(VD))
+    return atomFor(VD, VD->getName().str());
+  if (VD->getType()->isReferenceType())
+    return add(Unknown);
+  bool IsParam = isa<ParmVarDecl>(VD);
+  if (VD->hasLocalStorage() && !IsParam && Assignments.lookup(VD) == 0 &&
+      VD->getInit()) {
+    auto It = VarCache.find(VD);
+    if (It != VarCache.end())
+      return It->second;
+    if (Depth > 16)
+      return add(Unknown);
+    ++Depth;
+    SymId Id = translate(VD->getInit());
+    --Depth;
+    VarCache[VD] = Id;
+    return Id;
+  }
+  if (!VD->hasLocalStorage())
+    return atomFor(VD, VD->getName().str()); // Global memory, constants.
+  bool Thread = !Dependence ||
+                (Dependence->getVariableDeps(VD) & dep::Thread) != 0;
+  if (IsParam && Function->hasAttr<CUDAGlobalAttr>())
+    Thread = false; // Kernel parameters are the same in every thread.
+  if (Thread)
+    return add(Unknown);
+  return atomFor(VD, VD->getName().str());
+}
+
+SymId SymbolicTranslator::translate(const Expr *E) {
+  SymNode Unknown;
+  if (!E)
+    return add(Unknown);
+  E = E->IgnoreParens();
+  if (E->isValueDependent() || E->isTypeDependent())
+    return add(Unknown);
+  if (E->getType()->isIntegralOrEnumerationType() ||
+      E->getType()->isBooleanType()) {
+    Expr::EvalResult Result;
+    if (!E->HasSideEffects(Context) && E->EvaluateAsInt(Result, Context))
+      return constant(Result.Val.getInt().getExtValue());
+  }
+  std::string Spelling;
+  if (auto Kind = getBuiltinIndexRef(E, &Spelling)) {
+    unsigned Dim = Spelling.back() - 'x';
+    SymNode N;
+    switch (*Kind) {
+    case BuiltinIndexKind::ThreadIdx:
+      N.K = SymNode::Thread;
+      N.Value = Dim;
+      HighestDim = std::max(HighestDim, Dim);
+      return add(N);
+    case BuiltinIndexKind::BlockDim:
+      N.K = SymNode::BlockDim;
+      N.Value = Dim;
+      return add(N);
+    default:
+      return atomFor(nullptr, Spelling);
+    }
+  }
+  if (const auto *Cast = dyn_cast<CastExpr>(E)) {
+    QualType To = Cast->getType();
+    if (Cast->getCastKind() == CK_LValueToRValue || To->isIntegralOrEnumerationType() ||
+        To->isBooleanType())
+      return translate(Cast->getSubExpr());
+    return add(Unknown);
+  }
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+      return translateVar(VD, E);
+    return add(Unknown);
+  }
+  if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+    if (BO->getOpcode() == BO_Comma)
+      return translate(BO->getRHS());
+    if (auto K = binaryKind(BO->getOpcode()))
+      return binary(*K, translate(BO->getLHS()), translate(BO->getRHS()));
+    return add(Unknown);
+  }
+  if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
+    SymNode N;
+    N.A = translate(UO->getSubExpr());
+    switch (UO->getOpcode()) {
+    case UO_Plus:
+      return N.A;
+    case UO_Minus:
+      N.K = SymNode::Neg;
+      return add(N);
+    case UO_Not:
+      N.K = SymNode::BitNot;
+      return add(N);
+    case UO_LNot:
+      N.K = SymNode::Not;
+      return add(N);
+    default:
+      return add(Unknown);
+    }
+  }
+  if (const auto *CO = dyn_cast<ConditionalOperator>(E)) {
+    SymNode N;
+    N.K = SymNode::Select;
+    N.A = translate(CO->getCond());
+    N.B = translate(CO->getTrueExpr());
+    N.C = translate(CO->getFalseExpr());
+    return add(N);
+  }
+  if (const auto *CE = dyn_cast<CallExpr>(E)) {
+    const FunctionDecl *Callee = CE->getDirectCallee();
+    if (Callee && Callee->getIdentifier()) {
+      llvm::StringRef Name = Callee->getName();
+      if ((Name == "min" || Name == "max" || Name == "umin" ||
+           Name == "umax") &&
+          CE->getNumArgs() == 2)
+        return binary(Name.ends_with("min") ? SymNode::Min : SymNode::Max,
+                      translate(CE->getArg(0)), translate(CE->getArg(1)));
+      if (Name == "thread_rank" && isInCooperativeGroups(Callee)) {
+        if (const auto *MD = dyn_cast<CXXMethodDecl>(Callee))
+          if (isBlockWideGroup(MD->getParent()) &&
+              MD->getParent()->getName() == "thread_block")
+            return linearThreadId();
+      }
+    }
+    return add(Unknown);
+  }
+  return add(Unknown);
+}
+
+std::optional<std::int64_t> SymbolicTranslator::evaluate(SymId Id,
+                                                         const SymEnv &Env) const {
+  if (Id < 0)
+    return std::nullopt;
+  const SymNode &N = Nodes[Id];
+  switch (N.K) {
+  case SymNode::Const:
+    return N.Value;
+  case SymNode::Thread:
+    return Env.Tid[N.Value];
+  case SymNode::BlockDim:
+    return Env.Dim[N.Value];
+  case SymNode::Atom:
+    if (!Env.Atoms)
+      return std::nullopt;
+    return Env.Atoms[N.Value];
+  case SymNode::Unknown:
+    return std::nullopt;
+  case SymNode::Select: {
+    auto C = evaluate(N.A, Env);
+    if (!C)
+      return std::nullopt;
+    return evaluate(*C ? N.B : N.C, Env);
+  }
+  case SymNode::LAnd: {
+    auto A = evaluate(N.A, Env);
+    if (!A)
+      return std::nullopt;
+    if (!*A)
+      return 0;
+    auto B = evaluate(N.B, Env);
+    return B ? std::optional<std::int64_t>(*B != 0) : std::nullopt;
+  }
+  case SymNode::LOr: {
+    auto A = evaluate(N.A, Env);
+    if (!A)
+      return std::nullopt;
+    if (*A)
+      return 1;
+    auto B = evaluate(N.B, Env);
+    return B ? std::optional<std::int64_t>(*B != 0) : std::nullopt;
+  }
+  case SymNode::Not:
+  case SymNode::Neg:
+  case SymNode::BitNot: {
+    auto A = evaluate(N.A, Env);
+    if (!A)
+      return std::nullopt;
+    return N.K == SymNode::Not ? std::int64_t(!*A)
+                               : (N.K == SymNode::Neg ? -*A : ~*A);
+  }
+  default:
+    break;
+  }
+  auto A = evaluate(N.A, Env);
+  if (!A)
+    return std::nullopt;
+  auto B = evaluate(N.B, Env);
+  if (!B)
+    return std::nullopt;
+  std::int64_t X = *A, Y = *B;
+  switch (N.K) {
+  case SymNode::Add:
+    return X + Y;
+  case SymNode::Sub:
+    return X - Y;
+  case SymNode::Mul:
+    return X * Y;
+  case SymNode::Div:
+    if (Y == 0)
+      return std::nullopt;
+    return X / Y;
+  case SymNode::Rem:
+    if (Y == 0)
+      return std::nullopt;
+    return X % Y;
+  case SymNode::Shl:
+    if (Y < 0 || Y > 62)
+      return std::nullopt;
+    return X << Y;
+  case SymNode::Shr:
+    if (Y < 0 || Y > 62)
+      return std::nullopt;
+    return X >> Y;
+  case SymNode::And:
+    return X & Y;
+  case SymNode::Or:
+    return X | Y;
+  case SymNode::Xor:
+    return X ^ Y;
+  case SymNode::Lt:
+    return X < Y;
+  case SymNode::Le:
+    return X <= Y;
+  case SymNode::Gt:
+    return X > Y;
+  case SymNode::Ge:
+    return X >= Y;
+  case SymNode::Eq:
+    return X == Y;
+  case SymNode::Ne:
+    return X != Y;
+  case SymNode::Min:
+    return std::min(X, Y);
+  case SymNode::Max:
+    return std::max(X, Y);
+  default:
+    return std::nullopt;
+  }
+}
+
+std::vector<std::int64_t>
+SymbolicTranslator::loopValues(unsigned AtomId, const SymEnv &Env) const {
+  const SymAtom &Atom = Atoms[AtomId];
+  std::vector<std::int64_t> Values;
+  if (!Atom.isLoopCounter())
+    return Values;
+  SymEnv Plain = Env;
+  Plain.Atoms = nullptr; // Bounds that need unknown values are not listable.
+  auto Init = evaluate(Atom.Init, Plain);
+  auto Bound = evaluate(Atom.Bound, Plain);
+  auto Step = evaluate(Atom.Step, Plain);
+  if (!Init || !Bound || !Step)
+    return Values;
+  constexpr unsigned MaxValues = 256;
+  std::int64_t V = *Init;
+  for (unsigned I = 0; I <= MaxValues; ++I) {
+    bool Continue;
+    switch (Atom.Compare) {
+    case SymNode::Lt:
+      Continue = V < *Bound;
+      break;
+    case SymNode::Le:
+      Continue = V <= *Bound;
+      break;
+    case SymNode::Gt:
+      Continue = V > *Bound;
+      break;
+    case SymNode::Ge:
+      Continue = V >= *Bound;
+      break;
+    case SymNode::Ne:
+      Continue = V != *Bound;
+      break;
+    default:
+      return {};
+    }
+    if (!Continue)
+      return Values;
+    if (I == MaxValues)
+      return {};
+    Values.push_back(V);
+    std::int64_t Next;
+    switch (Atom.StepOp) {
+    case SymNode::Add:
+      Next = V + *Step;
+      break;
+    case SymNode::Sub:
+      Next = V - *Step;
+      break;
+    case SymNode::Mul:
+      Next = V * *Step;
+      break;
+    case SymNode::Div:
+      if (*Step == 0)
+        return {};
+      Next = V / *Step;
+      break;
+    case SymNode::Shl:
+      Next = V << *Step;
+      break;
+    case SymNode::Shr:
+      Next = V >> *Step;
+      break;
+    default:
+      return {};
+    }
+    if (Next == V)
+      return {};
+    V = Next;
+  }
+  return {};
+}
+
+bool SymbolicTranslator::isUnknown(SymId Id) const {
+  if (Id < 0)
+    return true;
+  const SymNode &N = Nodes[Id];
+  if (N.K == SymNode::Unknown)
+    return true;
+  for (SymId Child : {N.A, N.B, N.C})
+    if (Child >= 0 && isUnknown(Child))
+      return true;
+  return false;
+}
+
+bool SymbolicTranslator::usesThread(SymId Id) const {
+  if (Id < 0)
+    return false;
+  const SymNode &N = Nodes[Id];
+  if (N.K == SymNode::Thread)
+    return true;
+  for (SymId Child : {N.A, N.B, N.C})
+    if (Child >= 0 && usesThread(Child))
+      return true;
+  return false;
+}
+
+void SymbolicTranslator::collectAtoms(
+    SymId Id, llvm::SmallVectorImpl<unsigned> &Out) const {
+  if (Id < 0)
+    return;
+  const SymNode &N = Nodes[Id];
+  if (N.K == SymNode::Atom && !llvm::is_contained(Out, unsigned(N.Value)))
+    Out.push_back(N.Value);
+  for (SymId Child : {N.A, N.B, N.C})
+    if (Child >= 0)
+      collectAtoms(Child, Out);
+}
+
+} // namespace clang::cuda_tidy
