@@ -90,13 +90,23 @@ public:
                  "guarantee")
           << (Race.Possible ? "possible " : "") << Orders[Race.Order] << Name
           << Where->getSourceRange();
-    else
+    else {
+      // The fix goes on the warning itself, so that -fix applies it.
+      FixItHint Fix;
+      if (const Stmt *Before = Race.InsertBarrierBefore) {
+        SourceLocation Loc = Before->getBeginLoc();
+        StringRef Indent =
+            Lexer::getIndentationForLine(Loc, Context.getSourceManager());
+        Fix = FixItHint::CreateInsertion(Loc,
+                                         ("__syncthreads();\n" + Indent).str());
+      }
       Check.diag(Where->getBeginLoc(),
                  "%0%1 race on shared '%2': no barrier orders this %3 after "
                  "another thread's %4")
           << (Race.Possible ? "possible " : "") << Orders[Race.Order] << Name
           << Noun(Race.SecondKind) << Noun(Race.FirstKind)
-          << Where->getSourceRange();
+          << Where->getSourceRange() << Fix;
+    }
     if (Race.SecondVia)
       Check.diag(Race.Second->getBeginLoc(), "the %0 is made here, inside '%1'",
                  DiagnosticIDs::Note)
@@ -125,13 +135,9 @@ public:
                  "order the lanes with '__syncwarp()' between the accesses",
                  DiagnosticIDs::Note);
     } else if (const Stmt *Before = Race.InsertBarrierBefore) {
-      SourceLocation Loc = Before->getBeginLoc();
-      const SourceManager &SM = Context.getSourceManager();
-      StringRef Indent = Lexer::getIndentationForLine(Loc, SM);
-      Check.diag(Loc, "a barrier is missing before this statement",
-                 DiagnosticIDs::Note)
-          << FixItHint::CreateInsertion(
-                 Loc, ("__syncthreads();\n" + Indent).str());
+      Check.diag(Before->getBeginLoc(),
+                 "a barrier is missing before this statement",
+                 DiagnosticIDs::Note);
     }
   }
 

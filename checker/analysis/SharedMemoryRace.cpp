@@ -21,6 +21,7 @@
 #include <chrono>
 #include <deque>
 #include <functional>
+#include <iterator>
 
 namespace clang::cuda_tidy {
 
@@ -629,6 +630,9 @@ KernelRaceFinder::decide(const Access &A, const Access &B,
                          const BlockShape &Shape, const Scenario &S,
                          llvm::ArrayRef<unsigned> Atoms, Witness &W) {
   const auto &AllAtoms = Sym.atoms();
+  llvm::SmallVector<unsigned, 4> AtomsOfA, AtomsOfB;
+  Sym.collectAtoms(A.Offset, AtomsOfA);
+  Sym.collectAtoms(B.Offset, AtomsOfB);
   SymEnv DimsOnly;
   for (unsigned D = 0; D < 3; ++D)
     DimsOnly.Dim[D] = Shape.Dim[D];
@@ -651,12 +655,16 @@ KernelRaceFinder::decide(const Access &A, const Access &B,
     else
       Sampled.push_back(Atoms[I]);
   }
-  if (Sampled.size() > 3)
+  // Unknown uniform values are sampled: small, odd, past a warp, past a
+  // typical block. A race that shows for every sample does not depend on
+  // them.
+  static const std::int64_t Samples[] = {0, 7, 33, 100, 1000};
+  constexpr unsigned NumSamples = std::size(Samples);
+  if (Sampled.size() > 2)
     return Verdict::Skip;
-  static const std::int64_t Samples[] = {0, 7, 33};
   unsigned SampleCombos = 1;
   for (unsigned I = 0; I < Sampled.size(); ++I)
-    SampleCombos *= 3;
+    SampleCombos *= NumSamples;
 
   std::vector<std::int64_t> AtomsA(AllAtoms.size(), 0),
       AtomsB(AllAtoms.size(), 0);
@@ -692,8 +700,8 @@ KernelRaceFinder::decide(const Access &A, const Access &B,
   for (unsigned Combo = 0; Combo < SampleCombos; ++Combo) {
     unsigned C = Combo;
     for (unsigned Atom : Sampled) {
-      AtomsA[Atom] = AtomsB[Atom] = Samples[C % 3];
-      C /= 3;
+      AtomsA[Atom] = AtomsB[Atom] = Samples[C % NumSamples];
+      C /= NumSamples;
     }
     // Loop combinations.
     std::vector<std::pair<unsigned, unsigned>> Picks; // Value index for A, B.
@@ -756,8 +764,10 @@ KernelRaceFinder::decide(const Access &A, const Access &B,
               W.LoopA.clear();
               W.LoopB.clear();
               for (const Axis &Ax : Loops) {
-                W.LoopA.push_back({Ax.Atom, AtomsA[Ax.Atom]});
-                W.LoopB.push_back({Ax.Atom, AtomsB[Ax.Atom]});
+                if (llvm::is_contained(AtomsOfA, Ax.Atom))
+                  W.LoopA.push_back({Ax.Atom, AtomsA[Ax.Atom]});
+                if (llvm::is_contained(AtomsOfB, Ax.Atom))
+                  W.LoopB.push_back({Ax.Atom, AtomsB[Ax.Atom]});
               }
               return true;
             }
@@ -903,6 +913,18 @@ void KernelRaceFinder::checkPair(Access &A, Access &B, const BlockShape &Shape) 
   bool AnyWarpPath = llvm::any_of(Paths, [](const Path &P) { return P.Warp; });
 
   llvm::SmallVector<Scenario, 4> Scenarios;
+  // Going round a loop that does not hold both accesses says nothing about
+  // their order.
+  bool SharedLoop = false;
+  for (const Stmt *Cur = Parents.getParent(A.E); Cur && !SharedLoop;
+       Cur = Parents.getParent(Cur))
+    if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(Cur) &&
+        isInside(B.E, Cur))
+      SharedLoop = true;
+  if (!SharedLoop)
+    for (Path &P : Paths)
+      P.CrossA = P.CrossB = 0;
+
   for (const Path &P : Paths) {
     Scenario S;
     S.DifferentWarpsOnly = !AnyWarpPath;
@@ -1001,25 +1023,19 @@ void KernelRaceFinder::checkPair(Access &A, Access &B, const BlockShape &Shape) 
       return "accesses";
     };
     std::string Element = "'" + describeElement(First, W.Byte) + "'";
+    auto Values = [&](const llvm::SmallVectorImpl<std::pair<unsigned, std::int64_t>> &Loop) {
+      std::string Text;
+      for (const auto &[Atom, Value] : Loop)
+        Text += (Text.empty() ? " (with '" : ", '") + Sym.atoms()[Atom].Name +
+                "' = " + std::to_string(Value);
+      return Text.empty() ? Text : Text + ")";
+    };
     Race.Witness = "thread " + describeThread(FirstThread, Shape) + " " +
-                   Verb(First.Kind) + " " + Element + " and thread " +
+                   Verb(First.Kind) + " " + Element +
+                   Values(BSecond ? W.LoopA : W.LoopB) + " and thread " +
                    describeThread(SecondThread, Shape) + " " +
-                   Verb(Second.Kind) + " it";
-    if (!W.LoopA.empty()) {
-      const auto &FirstLoop = BSecond ? W.LoopA : W.LoopB;
-      const auto &SecondLoop = BSecond ? W.LoopB : W.LoopA;
-      bool SameIteration = FirstLoop == SecondLoop;
-      std::string Where;
-      for (unsigned I = 0; I < FirstLoop.size(); ++I) {
-        const SymAtom &Info = Sym.atoms()[FirstLoop[I].first];
-        Where += (I ? ", '" : "'") + Info.Name + "' = " +
-                 std::to_string(FirstLoop[I].second);
-        if (!SameIteration && FirstLoop[I].second != SecondLoop[I].second)
-          Where += " and " + std::to_string(SecondLoop[I].second);
-      }
-      Race.Witness += SameIteration ? " (with " + Where + ")"
-                                    : " (in iterations with " + Where + ")";
-    }
+                   Verb(Second.Kind) + " it" +
+                   Values(BSecond ? W.LoopB : W.LoopA);
     if (S.LaterIteration)
       Race.Witness += " one iteration of the enclosing loop later";
     if (!S.DifferentWarpsOnly && !Race.WarpSynchronous &&
