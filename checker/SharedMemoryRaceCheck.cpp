@@ -6,6 +6,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Lex/Lexer.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/Process.h"
 
 using namespace clang::ast_matchers;
@@ -78,6 +79,11 @@ public:
       }
       return "access";
     };
+    // One report per kernel and variable for the warp-synchronous idiom:
+    // the unrolled steps all fall together, and so does their fix.
+    if (Race.WarpSynchronous &&
+        !WarpSynchronousReported.insert({Race.Kernel, Race.Variable}).second)
+      return;
     std::string Name = Race.Variable->getName().str();
     // Warn where the kernel makes the access: at the call when the access
     // is inside a __device__ function.
@@ -144,6 +150,8 @@ public:
 private:
   SharedMemoryRaceCheck &Check;
   ASTContext &Context;
+  llvm::DenseSet<std::pair<const FunctionDecl *, const VarDecl *>>
+      WarpSynchronousReported;
   ThreadDependenceAnalysis Dependence;
   SharedMemoryRaceAnalysis Races;
 };
