@@ -12,6 +12,9 @@
 //    and libcu++ there, and cooperative_groups.h needs it.
 //  * `-Wno-unknown-cuda-version`: the "newer than supported" warning says
 //    nothing about the user's code.
+//  * `-include <prefix>/share/cuda-tidy/cuda_tidy_host_minmax.h`: host twins
+//    of CUDA's min/max overloads, which nvcc declares __host__ __device__
+//    and Clang's wrapper only __device__ (see the header).
 //
 // Without --checks or --config, only the cuda-* checks run.
 //
@@ -44,6 +47,13 @@ std::string findPlugin(const char *Argv0) {
       sys::fs::getMainExecutable(Argv0, reinterpret_cast<void *>(&findPlugin));
   SmallString<256> Path(sys::path::parent_path(sys::path::parent_path(Exe)));
   sys::path::append(Path, "lib", "CudaTidyModule.so");
+  return std::string(Path);
+}
+
+/// The header of host min/max twins, beside the plugin's lib/ directory.
+std::string findHostMinMaxHeader(StringRef Plugin) {
+  SmallString<256> Path(sys::path::parent_path(sys::path::parent_path(Plugin)));
+  sys::path::append(Path, "share", "cuda-tidy", "cuda_tidy_host_minmax.h");
   return std::string(Path);
 }
 
@@ -137,6 +147,9 @@ int main(int Argc, const char **Argv) {
     if (sys::fs::is_directory(Cccl))
       Extra("-isystem" + std::string(Cccl));
     Extra("-Wno-unknown-cuda-version");
+    std::string MinMax = findHostMinMaxHeader(Plugin);
+    if (sys::fs::exists(MinMax))
+      Extra("-include" + MinMax);
   }
   Args.insert(Args.end(), UserArgs.begin(), UserArgs.end());
 
