@@ -6,7 +6,7 @@
 
 #include "analysis/SharedMemoryRace.h"
 #include "analysis/CudaModel.h"
-#include "analysis/SymbolicIndex.h"
+#include "analysis/SharedAccesses.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMap.h"
@@ -29,65 +29,19 @@ SharedRaceHandler::~SharedRaceHandler() = default;
 
 namespace {
 
-/// One access to shared memory.
-struct Access {
-  const Expr *E = nullptr;     // The lvalue (or pointer for atomics).
-  const CallExpr *Via = nullptr; // The call when E is inside a callee.
-  const Stmt *Anchor = nullptr; // The element that performs it.
-  const CFGBlock *Block = nullptr;
-  unsigned Index = 0;          // Position in the block.
-  const void *Object = nullptr; // The variable, or the dynamic pool.
-  const VarDecl *Var = nullptr;
-  SymId Offset = -1;
-  std::int64_t Width = 0;
-  AccessKind Kind = AccessKind::Read;
-  bool Volatile = false;
-  llvm::SmallVector<std::pair<SymId, bool>, 2> Guards;
-  bool UnknownGuard = false;
-  /// For each access: reached from this one without a block barrier
-  /// (bit 1: in the same pass of the enclosing loops; bit 2: after going
-  /// round a loop), and the same without any warp-level sync either.
-  std::vector<std::uint8_t> Reach, WarpReach;
-
-  bool writes() const { return Kind != AccessKind::Read; }
-};
-
-/// Where an lvalue lives in shared memory.
-struct Location {
-  const void *Object = nullptr;
-  const VarDecl *Var = nullptr;
-  SymId Offset = -1;
-};
-
-// The dynamic pool: every `extern __shared__` declaration names it.
-const char DynamicPool = 0;
-
-bool isShared(const VarDecl *VD) { return VD && VD->hasAttr<CUDASharedAttr>(); }
-
 class KernelRaceFinder {
 public:
-  KernelRaceFinder(ThreadDependenceAnalysis &Dependence,
-                   const FunctionDependence &Deps, SharedRaceHandler &Handler,
-                   const RaceOptions &Options, const FunctionDecl *Kernel)
-      : Context(Dependence.getContext()), Deps(Deps), Handler(Handler),
-        Options(Options), Kernel(Kernel),
-        Sym(Dependence.getContext(), Kernel, &Deps),
-        Parents(const_cast<Stmt *>(Kernel->getBody())) {}
+  KernelRaceFinder(SharedAccessCollector &Collector,
+                   SharedRaceHandler &Handler, const RaceOptions &Options,
+                   const FunctionDecl *Kernel)
+      : Col(Collector), Context(Collector.context()),
+        Deps(Collector.dependence()), Handler(Handler), Options(Options),
+        Kernel(Kernel), Sym(Collector.symbols()),
+        Accesses(Collector.accesses()), Parents(Collector.parents()) {}
 
   void run(llvm::ArrayRef<BlockShape> Shapes);
 
 private:
-  // Collection.
-  std::optional<Location> locate(const Expr *LValue, unsigned Depth = 0);
-  std::optional<Location> locatePointer(const Expr *Pointer,
-                                        unsigned Depth = 0);
-  SymId plus(SymId Base, const Expr *Index, QualType Element, bool Negate);
-  void collect();
-  void addAccess(const Expr *LValue, const Stmt *Anchor, const CFGBlock *B,
-                 unsigned Index, AccessKind Kind, bool ThroughPointer,
-                 const CallExpr *Via = nullptr, bool InsideCondition = false);
-  void inlineCall(const CallExpr *CE, const CFGBlock *B, unsigned Index);
-  void computeGuards(Access &A);
   void computeConcurrency();
   void walk(const CFGBlock *From, unsigned FromIndex, bool StopAtWarpSync,
             std::vector<std::uint8_t> &Out) const;
@@ -109,13 +63,13 @@ private:
     llvm::SmallVector<std::pair<unsigned, std::int64_t>, 2> LoopA, LoopB;
   };
   enum class Verdict { None, Possible, Definite, Skip };
-  Verdict decide(const Access &A, const Access &B, const BlockShape &Shape,
-                 const Scenario &S, llvm::ArrayRef<unsigned> Atoms,
-                 Witness &W);
-  void checkPair(Access &A, Access &B, const BlockShape &Shape);
-  std::string describeElement(const Access &A, std::int64_t Byte) const;
-  std::string describeThread(std::int64_t Linear, const BlockShape &S) const;
-  const Stmt *certainBarrierPlace(const Access &First, const Access &Second);
+  Verdict decide(const SharedAccess &A, const SharedAccess &B,
+                 const BlockShape &Shape, const Scenario &S,
+                 llvm::ArrayRef<unsigned> Atoms, Witness &W);
+  void checkPair(unsigned IA, unsigned IB, const BlockShape &Shape);
+  const Stmt *certainBarrierPlace(const SharedAccess &First,
+                                  const SharedAccess &Second);
+  bool isBefore(const SharedAccess &A, const SharedAccess &B) const;
   bool isInside(const Stmt *S, const Stmt *Outer) const {
     for (const Stmt *Cur = S; Cur; Cur = Parents.getParent(Cur))
       if (Cur == Outer)
@@ -123,31 +77,26 @@ private:
     return false;
   }
   bool loopHasBarrier(const Stmt *Loop) const {
-    for (const Start &St : Starts)
-      if (St.Block && isInside(St.Call, Loop))
+    for (const SyncPoint &Sync : Col.syncPoints())
+      if (Sync.Block && isInside(Sync.Call, Loop))
         return true;
     return false;
   }
-  bool isBefore(const Access &A, const Access &B) const;
 
+  SharedAccessCollector &Col;
   ASTContext &Context;
   const FunctionDependence &Deps;
   SharedRaceHandler &Handler;
   const RaceOptions &Options;
   const FunctionDecl *Kernel;
-  SymbolicTranslator Sym;
-  ParentMap Parents;
-  std::vector<Access> Accesses;
-  // Synchronisation points: block barriers and warp-level syncs.
-  struct Start {
-    const Stmt *Call = nullptr;
-    bool Block = false; // A block barrier (else a warp-level sync).
-  };
-  std::vector<Start> Starts;
-  llvm::DenseMap<const Stmt *, unsigned> StartOf;
+  SymbolicTranslator &Sym;
+  std::vector<SharedAccess> &Accesses;
+  const ParentMap &Parents;
+  /// For each access, the accesses reached from it without a block barrier
+  /// (bit 1: in the same pass of the enclosing loops; bit 2: after going
+  /// round a loop), and the same without any warp-level sync either.
+  std::vector<std::vector<std::uint8_t>> Reach, WarpReach;
   llvm::DenseMap<const Stmt *, llvm::SmallVector<unsigned, 1>> AccessesAt;
-  /// Parameters of the callee being inlined that point into shared memory.
-  llvm::DenseMap<const VarDecl *, Location> Bindings;
   /// Thread-dependent branches, and for each side the accesses reached from
   /// it without a block barrier (and without a warp sync), as in Reach.
   struct Divergence {
@@ -158,352 +107,6 @@ private:
   llvm::SmallPtrSet<const Expr *, 16> Reported;
   std::uint64_t Budget = 40'000'000; // Evaluations per kernel.
 };
-
-SymId KernelRaceFinder::plus(SymId Base, const Expr *Index, QualType Element,
-                             bool Negate) {
-  if (Element->isIncompleteType() || Element->isDependentType())
-    return Sym.translate(nullptr);
-  std::int64_t Size = Context.getTypeSizeInChars(Element).getQuantity();
-  SymId Scaled =
-      Sym.binary(SymNode::Mul, Sym.translate(Index), Sym.constant(Size));
-  return Sym.binary(Negate ? SymNode::Sub : SymNode::Add, Base, Scaled);
-}
-
-std::optional<Location> KernelRaceFinder::locate(const Expr *E,
-                                                 unsigned Depth) {
-  if (Depth > 16)
-    return std::nullopt;
-  E = E->IgnoreParens();
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
-    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
-    auto Bound = VD ? Bindings.find(VD) : Bindings.end();
-    if (Bound != Bindings.end() && VD->getType()->isReferenceType())
-      return Bound->second;
-    if (isShared(VD)) {
-      Location L;
-      L.Var = VD;
-      L.Object = VD->getType()->isIncompleteArrayType()
-                     ? static_cast<const void *>(&DynamicPool)
-                     : static_cast<const void *>(VD->getCanonicalDecl());
-      L.Offset = Sym.constant(0);
-      return L;
-    }
-    // A reference bound once to shared memory.
-    if (VD && VD->getType()->isReferenceType() && VD->hasLocalStorage() &&
-        VD->getInit() && Sym.assignmentsTo(VD) == 0)
-      return locate(VD->getInit(), Depth + 1);
-    return std::nullopt;
-  }
-  if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(E)) {
-    auto L = locatePointer(ASE->getBase(), Depth + 1);
-    if (L)
-      L->Offset = plus(L->Offset, ASE->getIdx(), ASE->getType(), false);
-    return L;
-  }
-  if (const auto *ME = dyn_cast<MemberExpr>(E)) {
-    const auto *Field = dyn_cast<FieldDecl>(ME->getMemberDecl());
-    if (!Field || Field->isBitField())
-      return std::nullopt;
-    auto L = ME->isArrow() ? locatePointer(ME->getBase(), Depth + 1)
-                           : locate(ME->getBase(), Depth + 1);
-    if (L)
-      L->Offset = Sym.binary(
-          SymNode::Add, L->Offset,
-          Sym.constant(Context.getFieldOffset(Field) /
-                       Context.getCharWidth()));
-    return L;
-  }
-  if (const auto *UO = dyn_cast<UnaryOperator>(E))
-    if (UO->getOpcode() == UO_Deref)
-      return locatePointer(UO->getSubExpr(), Depth + 1);
-  if (const auto *Cast = dyn_cast<CastExpr>(E))
-    if (Cast->getCastKind() == CK_NoOp || Cast->getCastKind() == CK_LValueBitCast)
-      return locate(Cast->getSubExpr(), Depth + 1);
-  return std::nullopt;
-}
-
-std::optional<Location> KernelRaceFinder::locatePointer(const Expr *E,
-                                                        unsigned Depth) {
-  if (Depth > 16)
-    return std::nullopt;
-  E = E->IgnoreParens();
-  if (const auto *Full = dyn_cast<FullExpr>(E))
-    E = Full->getSubExpr()->IgnoreParens();
-  if (const auto *Cast = dyn_cast<CastExpr>(E)) {
-    switch (Cast->getCastKind()) {
-    case CK_ArrayToPointerDecay:
-      return locate(Cast->getSubExpr(), Depth + 1);
-    case CK_LValueToRValue: {
-      // A local pointer variable set once.
-      const auto *DRE =
-          dyn_cast<DeclRefExpr>(Cast->getSubExpr()->IgnoreParens());
-      const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
-      auto Bound = VD ? Bindings.find(VD) : Bindings.end();
-      if (Bound != Bindings.end())
-        return Bound->second;
-      if (VD && VD->hasLocalStorage() && !isa<ParmVarDecl>(VD) &&
-          VD->getInit() && Sym.assignmentsTo(VD) == 0)
-        return locatePointer(VD->getInit(), Depth + 1);
-      return std::nullopt;
-    }
-    case CK_NoOp:
-    case CK_BitCast:
-    case CK_UserDefinedConversion:
-      return locatePointer(Cast->getSubExpr(), Depth + 1);
-    default:
-      return std::nullopt;
-    }
-  }
-  if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
-    if (!BO->isAdditiveOp())
-      return std::nullopt;
-    bool LeftIsPointer = BO->getLHS()->getType()->isPointerType();
-    const Expr *Ptr = LeftIsPointer ? BO->getLHS() : BO->getRHS();
-    const Expr *Idx = LeftIsPointer ? BO->getRHS() : BO->getLHS();
-    auto L = locatePointer(Ptr, Depth + 1);
-    if (L)
-      L->Offset = plus(L->Offset, Idx, Ptr->getType()->getPointeeType(),
-                       BO->getOpcode() == BO_Sub);
-    return L;
-  }
-  if (const auto *UO = dyn_cast<UnaryOperator>(E))
-    if (UO->getOpcode() == UO_AddrOf)
-      return locate(UO->getSubExpr(), Depth + 1);
-  if (const auto *CE = dyn_cast<CallExpr>(E)) {
-    // An accessor such as SharedMemory<T>::operator T*(): no parameters,
-    // declarations and one return of a pointer into shared memory.
-    const FunctionDecl *Callee = CE->getDirectCallee();
-    if (!Callee || Callee->getNumParams() != 0 || !Callee->hasBody())
-      return std::nullopt;
-    const auto *Body = dyn_cast<CompoundStmt>(Callee->getBody());
-    if (!Body || Body->size() == 0)
-      return std::nullopt;
-    for (const Stmt *S : Body->body())
-      if (S != Body->body_back() && !isa<DeclStmt>(S))
-        return std::nullopt;
-    const auto *Ret = dyn_cast<ReturnStmt>(Body->body_back());
-    if (!Ret || !Ret->getRetValue())
-      return std::nullopt;
-    return locatePointer(Ret->getRetValue(), Depth + 1);
-  }
-  return std::nullopt;
-}
-
-void KernelRaceFinder::addAccess(const Expr *LValue, const Stmt *Anchor,
-                                 const CFGBlock *B, unsigned Index,
-                                 AccessKind Kind, bool ThroughPointer,
-                                 const CallExpr *Via, bool InsideCondition) {
-  auto L = ThroughPointer ? locatePointer(LValue) : locate(LValue);
-  if (!L)
-    return;
-  QualType T = ThroughPointer ? LValue->getType()->getPointeeType()
-                              : LValue->getType();
-  if (T->isIncompleteType() || T->isDependentType())
-    return;
-  Access A;
-  A.E = LValue;
-  A.Anchor = Anchor;
-  A.Block = B;
-  A.Index = Index;
-  A.Object = L->Object;
-  A.Var = L->Var;
-  A.Offset = L->Offset;
-  A.Width = Context.getTypeSizeInChars(T).getQuantity();
-  A.Kind = Kind;
-  A.Volatile = T.isVolatileQualified();
-  A.Via = Via;
-  if (A.Width <= 0)
-    return;
-  computeGuards(A);
-  // A condition inside the callee is not modelled: stay undecided.
-  A.UnknownGuard |= InsideCondition;
-  Accesses.push_back(std::move(A));
-}
-
-void KernelRaceFinder::computeGuards(Access &A) {
-  for (const CFGBlock *C : Deps.getControlClosure(A.Block)) {
-    if (!(Deps.getConditionDeps(C) & dep::Thread))
-      continue;
-    const auto *Cond = dyn_cast_or_null<Expr>(C->getTerminatorCondition());
-    if (!Cond || C->succ_size() != 2) {
-      A.UnknownGuard = true;
-      continue;
-    }
-    const CFGBlock *True = *C->succ_begin();
-    const CFGBlock *False = *(C->succ_begin() + 1);
-    bool ViaTrue = True && Deps.reaches(True, A.Block, C);
-    bool ViaFalse = False && Deps.reaches(False, A.Block, C);
-    if (ViaTrue == ViaFalse)
-      continue;
-    SymId Guard = Sym.translate(Cond);
-    if (Sym.isUnknown(Guard)) {
-      A.UnknownGuard = true;
-      continue;
-    }
-    A.Guards.push_back({Guard, ViaTrue});
-  }
-}
-
-void KernelRaceFinder::collect() {
-  for (const BarrierSite &Site : Deps.getBarrierSites()) {
-    StartOf[Site.Call] = Starts.size() + 1;
-    Starts.push_back({Site.Call, true});
-  }
-  const CFG &Graph = Deps.getCFG();
-  for (const CFGBlock *B : Graph) {
-    unsigned Index = 0;
-    for (const CFGElement &Element : *B) {
-      ++Index;
-      auto CS = Element.getAs<CFGStmt>();
-      if (!CS)
-        continue;
-      const Stmt *S = CS->getStmt();
-      if (const auto *Cast = dyn_cast<ImplicitCastExpr>(S)) {
-        if (Cast->getCastKind() == CK_LValueToRValue)
-          addAccess(Cast->getSubExpr(), S, B, Index, AccessKind::Read, false);
-        continue;
-      }
-      if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
-        if (BO->isAssignmentOp())
-          addAccess(BO->getLHS(), S, B, Index,
-                    BO->isCompoundAssignmentOp() ? AccessKind::ReadWrite
-                                                 : AccessKind::Write,
-                    false);
-        continue;
-      }
-      if (const auto *UO = dyn_cast<UnaryOperator>(S)) {
-        if (UO->isIncrementDecrementOp())
-          addAccess(UO->getSubExpr(), S, B, Index, AccessKind::ReadWrite,
-                    false);
-        continue;
-      }
-      const auto *CE = dyn_cast<CallExpr>(S);
-      if (!CE)
-        continue;
-      CallModel Model = classifyCall(CE);
-      if (Model.IsWarpSync && !StartOf.count(CE)) {
-        StartOf[CE] = Starts.size() + 1;
-        Starts.push_back({CE, false});
-      }
-      if (const auto *OCE = dyn_cast<CXXOperatorCallExpr>(CE)) {
-        if (OCE->isAssignmentOp() && OCE->getNumArgs() == 2)
-          addAccess(OCE->getArg(0), S, B, Index,
-                    OCE->getOperator() == OO_Equal ? AccessKind::Write
-                                                   : AccessKind::ReadWrite,
-                    false);
-        continue;
-      }
-      const FunctionDecl *Callee = CE->getDirectCallee();
-      if (Callee && Callee->getIdentifier() &&
-          (Callee->getName().starts_with("atomic") ||
-           Callee->getName().starts_with("__atomic")) &&
-          CE->getNumArgs() > 0 && CE->getArg(0)->getType()->isPointerType())
-        addAccess(CE->getArg(0), S, B, Index, AccessKind::Atomic, true);
-      else if (!Model.Modelled && Callee && Callee->hasBody())
-        inlineCall(CE, B, Index);
-    }
-  }
-}
-
-namespace {
-
-/// Finds the reads, writes and atomics in a callee's body, and whether each
-/// sits under a condition or loop of the callee.
-class CalleeAccessFinder : public RecursiveASTVisitor<CalleeAccessFinder> {
-public:
-  struct Found {
-    const Expr *LValue;
-    AccessKind Kind;
-    bool ThroughPointer;
-  };
-  std::vector<Found> Accesses;
-
-  bool VisitBinaryOperator(BinaryOperator *BO) {
-    if (BO->isAssignmentOp())
-      Accesses.push_back({BO->getLHS(),
-                          BO->isCompoundAssignmentOp() ? AccessKind::ReadWrite
-                                                       : AccessKind::Write,
-                          false});
-    return true;
-  }
-  bool VisitUnaryOperator(UnaryOperator *UO) {
-    if (UO->isIncrementDecrementOp())
-      Accesses.push_back({UO->getSubExpr(), AccessKind::ReadWrite, false});
-    return true;
-  }
-  bool VisitImplicitCastExpr(ImplicitCastExpr *Cast) {
-    if (Cast->getCastKind() == CK_LValueToRValue)
-      Accesses.push_back({Cast->getSubExpr(), AccessKind::Read, false});
-    return true;
-  }
-  bool VisitCallExpr(CallExpr *CE) {
-    const FunctionDecl *Callee = CE->getDirectCallee();
-    if (Callee && Callee->getIdentifier() &&
-        Callee->getName().starts_with("atomic") && CE->getNumArgs() > 0 &&
-        CE->getArg(0)->getType()->isPointerType())
-      Accesses.push_back({CE->getArg(0), AccessKind::Atomic, true});
-    return true;
-  }
-};
-
-bool isUnderCondition(const Stmt *S, const ParentMap &Parents) {
-  for (const Stmt *Cur = Parents.getParent(S); Cur;
-       Cur = Parents.getParent(Cur)) {
-    if (isa<IfStmt, ForStmt, WhileStmt, DoStmt, SwitchStmt, CXXForRangeStmt,
-            AbstractConditionalOperator>(Cur))
-      return true;
-    if (const auto *BO = dyn_cast<BinaryOperator>(Cur))
-      if (BO->isLogicalOp())
-        return true;
-  }
-  return false;
-}
-
-} // namespace
-
-void KernelRaceFinder::inlineCall(const CallExpr *CE, const CFGBlock *B,
-                                  unsigned Index) {
-  // A callee that reaches a barrier splits its accesses into intervals the
-  // call site cannot show; leave it alone.
-  const FunctionDecl *Callee = CE->getDirectCallee();
-  const FunctionDecl *Definition = nullptr;
-  if (!Callee->hasBody(Definition) || !Definition ||
-      Definition->isDependentContext() || isa<CXXMethodDecl>(Definition))
-    return;
-  for (const BarrierSite &Site : Deps.getBarrierSites())
-    if (Site.Call == CE)
-      return;
-  llvm::SmallVector<SymId, 4> Arguments;
-  for (unsigned I = 0; I < Definition->getNumParams() && I < CE->getNumArgs();
-       ++I) {
-    const ParmVarDecl *Param = Definition->getParamDecl(I);
-    const Expr *Arg = CE->getArg(I);
-    std::optional<Location> L;
-    if (Param->getType()->isPointerType())
-      L = locatePointer(Arg);
-    else if (Param->getType()->isReferenceType())
-      L = locate(Arg);
-    if (L) {
-      Bindings[Param] = *L;
-      Arguments.push_back(-1);
-    } else {
-      Arguments.push_back(Param->getType()->isIntegralOrEnumerationType()
-                              ? Sym.translate(Arg)
-                              : -1);
-    }
-  }
-  if (Bindings.empty())
-    return;
-  Sym.enterCallee(Definition, Arguments);
-  CalleeAccessFinder Finder;
-  Finder.TraverseStmt(const_cast<Stmt *>(Definition->getBody()));
-  ParentMap CalleeParents(const_cast<Stmt *>(Definition->getBody()));
-  for (const auto &F : Finder.Accesses)
-    addAccess(F.LValue, CE, B, Index, F.Kind, F.ThroughPointer, CE,
-              isUnderCondition(F.LValue, CalleeParents));
-  Sym.leaveCallee();
-  Bindings.clear();
-}
 
 void KernelRaceFinder::walk(const CFGBlock *From, unsigned FromIndex,
                             bool StopAtWarpSync,
@@ -532,9 +135,8 @@ void KernelRaceFinder::walk(const CFGBlock *From, unsigned FromIndex,
       if (At != AccessesAt.end())
         for (unsigned I : At->second)
           Out[I] |= Cur.Crossed ? 2 : 1;
-      auto Sync = StartOf.find(CS->getStmt());
-      if (Sync != StartOf.end() &&
-          (Starts[Sync->second - 1].Block || StopAtWarpSync)) {
+      const SyncPoint *Sync = Col.syncAt(CS->getStmt());
+      if (Sync && (Sync->Block || StopAtWarpSync)) {
         Stopped = true;
         break;
       }
@@ -553,11 +155,11 @@ void KernelRaceFinder::walk(const CFGBlock *From, unsigned FromIndex,
 void KernelRaceFinder::computeConcurrency() {
   for (unsigned I = 0; I < Accesses.size(); ++I)
     AccessesAt[Accesses[I].Anchor].push_back(I);
-  for (Access &A : Accesses) {
-    A.Reach.assign(Accesses.size(), 0);
-    A.WarpReach.assign(Accesses.size(), 0);
-    walk(A.Block, A.Index, false, A.Reach);
-    walk(A.Block, A.Index, true, A.WarpReach);
+  Reach.assign(Accesses.size(), std::vector<std::uint8_t>(Accesses.size()));
+  WarpReach = Reach;
+  for (unsigned I = 0; I < Accesses.size(); ++I) {
+    walk(Accesses[I].Block, Accesses[I].Index, false, Reach[I]);
+    walk(Accesses[I].Block, Accesses[I].Index, true, WarpReach[I]);
   }
   for (const CFGBlock *B : Deps.getCFG()) {
     if (B->succ_size() < 2 || !(Deps.getConditionDeps(B) & dep::Thread))
@@ -576,57 +178,14 @@ void KernelRaceFinder::computeConcurrency() {
   }
 }
 
-std::string KernelRaceFinder::describeThread(std::int64_t Linear,
-                                             const BlockShape &S) const {
-  std::int64_t X = Linear % S.Dim[0];
-  std::int64_t Y = (Linear / S.Dim[0]) % S.Dim[1];
-  std::int64_t Z = Linear / (S.Dim[0] * S.Dim[1]);
-  return "(" + std::to_string(X) + "," + std::to_string(Y) + "," +
-         std::to_string(Z) + ")";
-}
-
-std::string KernelRaceFinder::describeElement(const Access &A,
-                                              std::int64_t Byte) const {
-  std::string Text = A.Var->getName().str();
-  QualType T = A.Var->getType();
-  std::int64_t Offset = Byte;
-  for (unsigned Depth = 0; Depth < 8; ++Depth) {
-    const ArrayType *AT = Context.getAsArrayType(T);
-    if (!AT)
-      break;
-    QualType Element = AT->getElementType();
-    if (Element->isIncompleteType())
-      break;
-    std::int64_t Size = Context.getTypeSizeInChars(Element).getQuantity();
-    if (Size <= 0)
-      break;
-    Text += "[" + std::to_string(Offset / Size) + "]";
-    Offset %= Size;
-    T = Element;
-  }
-  if (const auto *RD = T->getAsRecordDecl()) {
-    for (const FieldDecl *Field : RD->fields()) {
-      std::int64_t Start =
-          Context.getFieldOffset(Field) / Context.getCharWidth();
-      std::int64_t Size =
-          Context.getTypeSizeInChars(Field->getType()).getQuantity();
-      if (Offset >= Start && Offset < Start + Size) {
-        Text += "." + Field->getName().str();
-        Offset -= Start;
-        break;
-      }
-    }
-  }
-  return Text;
-}
-
-bool KernelRaceFinder::isBefore(const Access &A, const Access &B) const {
+bool KernelRaceFinder::isBefore(const SharedAccess &A,
+                                const SharedAccess &B) const {
   return Context.getSourceManager().isBeforeInTranslationUnit(
       A.E->getBeginLoc(), B.E->getBeginLoc());
 }
 
 KernelRaceFinder::Verdict
-KernelRaceFinder::decide(const Access &A, const Access &B,
+KernelRaceFinder::decide(const SharedAccess &A, const SharedAccess &B,
                          const BlockShape &Shape, const Scenario &S,
                          llvm::ArrayRef<unsigned> Atoms, Witness &W) {
   const auto &AllAtoms = Sym.atoms();
@@ -675,7 +234,8 @@ KernelRaceFinder::decide(const Access &A, const Access &B,
   // byte, the second from another warp than the first when possible.
   llvm::DenseMap<std::int64_t, std::pair<std::int64_t, std::int64_t>> Touch;
 
-  auto Executes = [&](const Access &X, const SymEnv &Env) -> std::optional<bool> {
+  auto Executes = [&](const SharedAccess &X,
+                      const SymEnv &Env) -> std::optional<bool> {
     for (const auto &[Guard, Polarity] : X.Guards) {
       auto V = Sym.evaluate(Guard, Env);
       if (!V)
@@ -686,16 +246,9 @@ KernelRaceFinder::decide(const Access &A, const Access &B,
     return true;
   };
   auto EnvFor = [&](std::int64_t T, const std::vector<std::int64_t> &Atoms) {
-    SymEnv Env = DimsOnly;
-    Env.Tid[0] = T % Shape.Dim[0];
-    Env.Tid[1] = (T / Shape.Dim[0]) % Shape.Dim[1];
-    Env.Tid[2] = T / (Shape.Dim[0] * Shape.Dim[1]);
-    Env.Atoms = Atoms.data();
-    return Env;
+    return SharedAccessCollector::envFor(T, Shape, Atoms.data());
   };
-  std::int64_t Size = -1;
-  if (A.Var && !A.Var->getType()->isIncompleteType())
-    Size = Context.getTypeSizeInChars(A.Var->getType()).getQuantity();
+  std::int64_t Size = Col.sizeOf(A.Var);
 
   for (unsigned Combo = 0; Combo < SampleCombos; ++Combo) {
     unsigned C = Combo;
@@ -823,8 +376,8 @@ KernelRaceFinder::decide(const Access &A, const Access &B,
   return Raced == SampleCombos ? Verdict::Definite : Verdict::Possible;
 }
 
-const Stmt *KernelRaceFinder::certainBarrierPlace(const Access &First,
-                                                  const Access &Second) {
+const Stmt *KernelRaceFinder::certainBarrierPlace(const SharedAccess &First,
+                                                  const SharedAccess &Second) {
   // Both accesses must sit in statements that are siblings in one compound
   // statement, the first before the second, under no thread-dependent
   // condition, outside macros: then `__syncthreads();` right before the
@@ -853,7 +406,9 @@ const Stmt *KernelRaceFinder::certainBarrierPlace(const Access &First,
   return S2;
 }
 
-void KernelRaceFinder::checkPair(Access &A, Access &B, const BlockShape &Shape) {
+void KernelRaceFinder::checkPair(unsigned IA, unsigned IB,
+                                 const BlockShape &Shape) {
+  const SharedAccess &A = Accesses[IA], &B = Accesses[IB];
   if (A.Object != B.Object || (!A.writes() && !B.writes()))
     return;
   if (A.Kind == AccessKind::Atomic && B.Kind == AccessKind::Atomic)
@@ -868,14 +423,13 @@ void KernelRaceFinder::checkPair(Access &A, Access &B, const BlockShape &Shape) 
   llvm::SmallVector<unsigned, 4> Atoms;
   Sym.collectAtoms(A.Offset, Atoms);
   Sym.collectAtoms(B.Offset, Atoms);
-  for (const Access *X : {&A, &B})
+  for (const SharedAccess *X : {&A, &B})
     for (const auto &Guard : X->Guards)
       Sym.collectAtoms(Guard.first, Atoms);
 
   // How the two accesses can be in flight at once: the same statement in
   // two threads, one reached from the other with no barrier between, or
   // the two sides of a thread-dependent branch.
-  unsigned IA = &A - Accesses.data(), IB = &B - Accesses.data();
   enum PathKind { Self, AThenB, BThenA, Diverged };
   struct Path {
     PathKind Kind;
@@ -889,12 +443,12 @@ void KernelRaceFinder::checkPair(Access &A, Access &B, const BlockShape &Shape) 
   else if (A.Anchor == B.Anchor) // Two accesses inside one inlined call.
     Paths.push_back({AThenB, 0, 0, nullptr, true});
   for (unsigned Bit = 1; Bit <= 2; ++Bit) {
-    if (A.Reach[IB] & Bit)
+    if (Reach[IA][IB] & Bit)
       Paths.push_back({AThenB, 0, Bit - 1, nullptr,
-                       (A.WarpReach[IB] & Bit) != 0});
-    if (IA != IB && (B.Reach[IA] & Bit))
+                       (WarpReach[IA][IB] & Bit) != 0});
+    if (IA != IB && (Reach[IB][IA] & Bit))
       Paths.push_back({BThenA, Bit - 1, 0, nullptr,
-                       (B.WarpReach[IA] & Bit) != 0});
+                       (WarpReach[IB][IA] & Bit) != 0});
   }
   for (const Divergence &D : Divergences)
     for (unsigned SA = 0; SA < D.Sides.size(); ++SA)
@@ -988,8 +542,8 @@ void KernelRaceFinder::checkPair(Access &A, Access &B, const BlockShape &Shape) 
     // Which access comes second: the one in the later iteration, else the
     // later one in the source.
     bool BSecond = S.Order != 0 ? S.Order > 0 : (isBefore(A, B) || IA == IB);
-    const Access &First = BSecond ? A : B;
-    const Access &Second = BSecond ? B : A;
+    const SharedAccess &First = BSecond ? A : B;
+    const SharedAccess &Second = BSecond ? B : A;
     std::int64_t FirstThread = BSecond ? W.ThreadA : W.ThreadB;
     std::int64_t SecondThread = BSecond ? W.ThreadB : W.ThreadA;
 
@@ -1022,7 +576,7 @@ void KernelRaceFinder::checkPair(Access &A, Access &B, const BlockShape &Shape) 
       }
       return "accesses";
     };
-    std::string Element = "'" + describeElement(First, W.Byte) + "'";
+    std::string Element = "'" + Col.describeElement(First.Var, W.Byte) + "'";
     auto Values = [&](const llvm::SmallVectorImpl<std::pair<unsigned, std::int64_t>> &Loop) {
       std::string Text;
       for (const auto &[Atom, Value] : Loop)
@@ -1030,10 +584,10 @@ void KernelRaceFinder::checkPair(Access &A, Access &B, const BlockShape &Shape) 
                 "' = " + std::to_string(Value);
       return Text.empty() ? Text : Text + ")";
     };
-    Race.Witness = "thread " + describeThread(FirstThread, Shape) + " " +
+    Race.Witness = "thread " + SharedAccessCollector::describeThread(FirstThread, Shape) + " " +
                    Verb(First.Kind) + " " + Element +
                    Values(BSecond ? W.LoopA : W.LoopB) + " and thread " +
-                   describeThread(SecondThread, Shape) + " " +
+                   SharedAccessCollector::describeThread(SecondThread, Shape) + " " +
                    Verb(Second.Kind) + " it" +
                    Values(BSecond ? W.LoopB : W.LoopA);
     if (S.LaterIteration)
@@ -1048,33 +602,13 @@ void KernelRaceFinder::checkPair(Access &A, Access &B, const BlockShape &Shape) 
 }
 
 void KernelRaceFinder::run(llvm::ArrayRef<BlockShape> Shapes) {
-  collect();
-  bool AnyWrite = false;
-  for (const Access &A : Accesses)
-    AnyWrite |= A.writes();
-  if (!AnyWrite)
+  if (llvm::none_of(Accesses, [](const SharedAccess &A) { return A.writes(); }))
     return;
   computeConcurrency();
-
-  llvm::SmallVector<BlockShape, 3> Candidates(Shapes.begin(), Shapes.end());
-  if (Candidates.empty()) {
-    unsigned HighestDim = Sym.highestThreadDimension();
-    BlockShape Shape = Options.Assumed[HighestDim];
-    if (const auto *Bounds = Kernel->getAttr<CUDALaunchBoundsAttr>()) {
-      Expr::EvalResult Max;
-      if (HighestDim == 0 && Bounds->getMaxThreads() &&
-          Bounds->getMaxThreads()->EvaluateAsInt(Max, Context))
-        Shape = BlockShape{{Max.Val.getInt().getExtValue(), 1, 1}, false};
-    }
-    Candidates.push_back(Shape);
-  }
-  for (const BlockShape &Shape : Candidates) {
-    if (Shape.threads() <= 0 || Shape.threads() > 1024)
-      continue;
+  for (const BlockShape &Shape : Col.candidateShapes(Shapes, Options.Assumed))
     for (unsigned I = 0; I < Accesses.size(); ++I)
       for (unsigned J = I; J < Accesses.size(); ++J)
-        checkPair(Accesses[I], Accesses[J], Shape);
-  }
+        checkPair(I, J, Shape);
 }
 
 } // namespace
@@ -1085,7 +619,9 @@ void SharedMemoryRaceAnalysis::analyzeKernel(const FunctionDecl *Kernel,
   const FunctionDependence *Deps = Dependence.analyze(Kernel);
   if (!Deps)
     return;
-  KernelRaceFinder(Dependence, *Deps, Handler, Options, Deps->getFunction())
+  SharedAccessCollector Collector(Dependence.getContext(), *Deps);
+  Collector.collect();
+  KernelRaceFinder(Collector, Handler, Options, Deps->getFunction())
       .run(Shapes);
   double Seconds = std::chrono::duration<double>(
                        std::chrono::steady_clock::now() - Begin)
@@ -1094,46 +630,6 @@ void SharedMemoryRaceAnalysis::analyzeKernel(const FunctionDecl *Kernel,
     Slowest = Seconds;
     SlowestKernel = Kernel;
   }
-}
-
-std::optional<BlockShape> evaluateBlockShape(const Expr *Block,
-                                             ASTContext &Context) {
-  if (!Block)
-    return std::nullopt;
-  const Expr *E = Block->IgnoreImplicit();
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
-    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
-    if (!VD || !VD->getInit())
-      return std::nullopt;
-    E = VD->getInit()->IgnoreImplicit();
-  }
-  while (const auto *Temp = dyn_cast<CXXFunctionalCastExpr>(E))
-    E = Temp->getSubExpr()->IgnoreImplicit();
-  BlockShape Shape;
-  if (const auto *Construct = dyn_cast<CXXConstructExpr>(E)) {
-    if (Construct->getNumArgs() > 3)
-      return std::nullopt;
-    for (unsigned I = 0; I < Construct->getNumArgs(); ++I) {
-      const Expr *Arg = Construct->getArg(I);
-      if (const auto *Default = dyn_cast<CXXDefaultArgExpr>(Arg))
-        Arg = Default->getExpr();
-      Expr::EvalResult Value;
-      if (Arg->isValueDependent() || !Arg->EvaluateAsInt(Value, Context))
-        return std::nullopt;
-      Shape.Dim[I] = Value.Val.getInt().getExtValue();
-    }
-    if (Construct->getNumArgs() == 1 &&
-        Construct->getArg(0)->getType()->isRecordType())
-      return std::nullopt; // A copy of something else.
-    return Shape;
-  }
-  Expr::EvalResult Value;
-  if (!E->isValueDependent() && E->getType()->isIntegerType() &&
-      E->EvaluateAsInt(Value, Context)) {
-    Shape.Dim[0] = Value.Val.getInt().getExtValue();
-    return Shape;
-  }
-  return std::nullopt;
 }
 
 } // namespace clang::cuda_tidy

@@ -40,6 +40,7 @@
 #ifndef CUDA_TIDY_ANALYSIS_SHAREDMEMORYRACE_H
 #define CUDA_TIDY_ANALYSIS_SHAREDMEMORYRACE_H
 
+#include "analysis/SharedAccesses.h"
 #include "analysis/ThreadDependence.h"
 #include "clang/AST/Decl.h"
 #include "llvm/ADT/ArrayRef.h"
@@ -49,15 +50,6 @@
 #include <vector>
 
 namespace clang::cuda_tidy {
-
-struct BlockShape {
-  std::array<std::int64_t, 3> Dim = {1, 1, 1};
-  /// Not read from the program: an assumption.
-  bool Assumed = false;
-  std::int64_t threads() const { return Dim[0] * Dim[1] * Dim[2]; }
-};
-
-enum class AccessKind { Read, Write, ReadWrite, Atomic };
 
 struct SharedRace {
   const FunctionDecl *Kernel = nullptr;
@@ -124,11 +116,6 @@ private:
   double Slowest = 0;
   const FunctionDecl *SlowestKernel = nullptr;
 };
-
-/// The block shape a launch configuration's second argument gives, if it is
-/// a constant (`256`, `dim3(16, 16)`, a dim3 variable initialised so).
-std::optional<BlockShape> evaluateBlockShape(const Expr *Block,
-                                             ASTContext &Context);
 
 } // namespace clang::cuda_tidy
 

@@ -1,0 +1,535 @@
+//===--- SharedAccesses.cpp - The shared-memory accesses of a kernel -----===//
+
+#include "analysis/SharedAccesses.h"
+#include "analysis/CudaModel.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/StmtCXX.h"
+
+namespace clang::cuda_tidy {
+
+namespace {
+
+// The dynamic pool: every `extern __shared__` declaration names it.
+const char DynamicPool = 0;
+
+bool isShared(const VarDecl *VD) { return VD && VD->hasAttr<CUDASharedAttr>(); }
+
+} // namespace
+
+llvm::SmallVector<BlockShape, 3> SharedAccessCollector::candidateShapes(
+    llvm::ArrayRef<BlockShape> Launches,
+    const std::array<BlockShape, 3> &Assumed) const {
+  llvm::SmallVector<BlockShape, 3> Candidates;
+  for (const BlockShape &Shape : Launches)
+    if (Shape.threads() > 0 && Shape.threads() <= 1024)
+      Candidates.push_back(Shape);
+  if (!Launches.empty())
+    return Candidates;
+  unsigned HighestDim = Sym.highestThreadDimension();
+  BlockShape Shape = Assumed[HighestDim];
+  if (const auto *Bounds = Kernel->getAttr<CUDALaunchBoundsAttr>()) {
+    Expr::EvalResult Max;
+    if (HighestDim == 0 && Bounds->getMaxThreads() &&
+        !Bounds->getMaxThreads()->isValueDependent() &&
+        Bounds->getMaxThreads()->EvaluateAsInt(Max, Context))
+      Shape = BlockShape{{Max.Val.getInt().getExtValue(), 1, 1}, false};
+  }
+  if (Shape.threads() > 0 && Shape.threads() <= 1024)
+    Candidates.push_back(Shape);
+  return Candidates;
+}
+
+SymEnv SharedAccessCollector::envFor(std::int64_t Linear,
+                                     const BlockShape &Shape,
+                                     const std::int64_t *Atoms) {
+  SymEnv Env;
+  for (unsigned D = 0; D < 3; ++D)
+    Env.Dim[D] = Shape.Dim[D];
+  Env.Tid[0] = Linear % Shape.Dim[0];
+  Env.Tid[1] = (Linear / Shape.Dim[0]) % Shape.Dim[1];
+  Env.Tid[2] = Linear / (Shape.Dim[0] * Shape.Dim[1]);
+  Env.Atoms = Atoms;
+  return Env;
+}
+
+std::int64_t SharedAccessCollector::sizeOf(const VarDecl *Var) const {
+  if (!Var || Var->getType()->isIncompleteType())
+    return -1;
+  return Context.getTypeSizeInChars(Var->getType()).getQuantity();
+}
+
+const SyncPoint *SharedAccessCollector::syncAt(const Stmt *S) const {
+  auto It = SyncIndex.find(S);
+  return It == SyncIndex.end() ? nullptr : &Syncs[It->second];
+}
+
+bool SharedAccess::isDynamic() const {
+  return Var && Var->getType()->isIncompleteArrayType();
+}
+
+SharedAccessCollector::SharedAccessCollector(ASTContext &Context,
+                                             const FunctionDependence &Deps)
+    : Context(Context), Deps(Deps), Kernel(Deps.getFunction()),
+      Sym(Context, Deps.getFunction(), &Deps),
+      Parents(const_cast<Stmt *>(Deps.getFunction()->getBody())) {}
+
+SymId SharedAccessCollector::plus(SymId Base, const Expr *Index, QualType Element,
+                             bool Negate) {
+  if (Element->isIncompleteType() || Element->isDependentType())
+    return Sym.translate(nullptr);
+  std::int64_t Size = Context.getTypeSizeInChars(Element).getQuantity();
+  SymId Scaled =
+      Sym.binary(SymNode::Mul, Sym.translate(Index), Sym.constant(Size));
+  return Sym.binary(Negate ? SymNode::Sub : SymNode::Add, Base, Scaled);
+}
+
+std::optional<SharedAccessCollector::Location>
+SharedAccessCollector::locate(const Expr *E,
+                                                 unsigned Depth) {
+  if (Depth > 16)
+    return std::nullopt;
+  E = E->IgnoreParens();
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    auto Bound = VD ? Bindings.find(VD) : Bindings.end();
+    if (Bound != Bindings.end() && VD->getType()->isReferenceType())
+      return Bound->second;
+    if (isShared(VD)) {
+      Location L;
+      L.Var = VD;
+      L.Object = VD->getType()->isIncompleteArrayType()
+                     ? static_cast<const void *>(&DynamicPool)
+                     : static_cast<const void *>(VD->getCanonicalDecl());
+      L.Offset = Sym.constant(0);
+      return L;
+    }
+    // A reference bound once to shared memory.
+    if (VD && VD->getType()->isReferenceType() && VD->hasLocalStorage() &&
+        VD->getInit() && Sym.assignmentsTo(VD) == 0)
+      return locate(VD->getInit(), Depth + 1);
+    return std::nullopt;
+  }
+  if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(E)) {
+    auto L = locatePointer(ASE->getBase(), Depth + 1);
+    if (!L)
+      return L;
+    // `V[Row]` where V is a declared array of rows: remember the row index
+    // and the row size, for padding what-ifs.
+    const auto *Decayed = dyn_cast<ImplicitCastExpr>(ASE->getBase());
+    const auto *Base =
+        Decayed && Decayed->getCastKind() == CK_ArrayToPointerDecay
+            ? dyn_cast<DeclRefExpr>(Decayed->getSubExpr()->IgnoreParens())
+            : nullptr;
+    if (Base && Base->getDecl() == L->Var && ASE->getType()->isArrayType() &&
+        !ASE->getType()->isIncompleteType()) {
+      L->Row = Sym.translate(ASE->getIdx());
+      L->RowBytes = Context.getTypeSizeInChars(ASE->getType()).getQuantity();
+      L->WithinRow = Sym.constant(0);
+      L->Offset = plus(L->Offset, ASE->getIdx(), ASE->getType(), false);
+      return L;
+    }
+    if (L->Row >= 0)
+      L->WithinRow = plus(L->WithinRow, ASE->getIdx(), ASE->getType(), false);
+    L->Offset = plus(L->Offset, ASE->getIdx(), ASE->getType(), false);
+    return L;
+  }
+  if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+    const auto *Field = dyn_cast<FieldDecl>(ME->getMemberDecl());
+    if (!Field || Field->isBitField())
+      return std::nullopt;
+    auto L = ME->isArrow() ? locatePointer(ME->getBase(), Depth + 1)
+                           : locate(ME->getBase(), Depth + 1);
+    if (L) {
+      SymId FieldOffset = Sym.constant(Context.getFieldOffset(Field) /
+                                       Context.getCharWidth());
+      L->Offset = Sym.binary(SymNode::Add, L->Offset, FieldOffset);
+      if (L->Row >= 0)
+        L->WithinRow = Sym.binary(SymNode::Add, L->WithinRow, FieldOffset);
+    }
+    return L;
+  }
+  if (const auto *UO = dyn_cast<UnaryOperator>(E))
+    if (UO->getOpcode() == UO_Deref)
+      return locatePointer(UO->getSubExpr(), Depth + 1);
+  if (const auto *Cast = dyn_cast<CastExpr>(E))
+    if (Cast->getCastKind() == CK_NoOp || Cast->getCastKind() == CK_LValueBitCast)
+      return locate(Cast->getSubExpr(), Depth + 1);
+  return std::nullopt;
+}
+
+std::optional<SharedAccessCollector::Location>
+SharedAccessCollector::locatePointer(const Expr *E,
+                                                        unsigned Depth) {
+  if (Depth > 16)
+    return std::nullopt;
+  E = E->IgnoreParens();
+  if (const auto *Full = dyn_cast<FullExpr>(E))
+    E = Full->getSubExpr()->IgnoreParens();
+  if (const auto *Cast = dyn_cast<CastExpr>(E)) {
+    switch (Cast->getCastKind()) {
+    case CK_ArrayToPointerDecay:
+      return locate(Cast->getSubExpr(), Depth + 1);
+    case CK_LValueToRValue: {
+      // A local pointer variable set once.
+      const auto *DRE =
+          dyn_cast<DeclRefExpr>(Cast->getSubExpr()->IgnoreParens());
+      const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+      auto Bound = VD ? Bindings.find(VD) : Bindings.end();
+      if (Bound != Bindings.end())
+        return Bound->second;
+      if (VD && VD->hasLocalStorage() && !isa<ParmVarDecl>(VD) &&
+          VD->getInit() && Sym.assignmentsTo(VD) == 0)
+        return locatePointer(VD->getInit(), Depth + 1);
+      return std::nullopt;
+    }
+    case CK_NoOp:
+    case CK_BitCast:
+    case CK_UserDefinedConversion:
+      return locatePointer(Cast->getSubExpr(), Depth + 1);
+    default:
+      return std::nullopt;
+    }
+  }
+  if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+    if (!BO->isAdditiveOp())
+      return std::nullopt;
+    bool LeftIsPointer = BO->getLHS()->getType()->isPointerType();
+    const Expr *Ptr = LeftIsPointer ? BO->getLHS() : BO->getRHS();
+    const Expr *Idx = LeftIsPointer ? BO->getRHS() : BO->getLHS();
+    auto L = locatePointer(Ptr, Depth + 1);
+    if (L) {
+      L->Offset = plus(L->Offset, Idx, Ptr->getType()->getPointeeType(),
+                       BO->getOpcode() == BO_Sub);
+      L->Row = -1;
+    }
+    return L;
+  }
+  if (const auto *UO = dyn_cast<UnaryOperator>(E))
+    if (UO->getOpcode() == UO_AddrOf)
+      return locate(UO->getSubExpr(), Depth + 1);
+  if (const auto *CE = dyn_cast<CallExpr>(E)) {
+    // An accessor such as SharedMemory<T>::operator T*(): no parameters,
+    // declarations and one return of a pointer into shared memory.
+    const FunctionDecl *Callee = CE->getDirectCallee();
+    if (!Callee || Callee->getNumParams() != 0 || !Callee->hasBody())
+      return std::nullopt;
+    const auto *Body = dyn_cast<CompoundStmt>(Callee->getBody());
+    if (!Body || Body->size() == 0)
+      return std::nullopt;
+    for (const Stmt *S : Body->body())
+      if (S != Body->body_back() && !isa<DeclStmt>(S))
+        return std::nullopt;
+    const auto *Ret = dyn_cast<ReturnStmt>(Body->body_back());
+    if (!Ret || !Ret->getRetValue())
+      return std::nullopt;
+    return locatePointer(Ret->getRetValue(), Depth + 1);
+  }
+  return std::nullopt;
+}
+
+void SharedAccessCollector::addAccess(const Expr *LValue, const Stmt *Anchor,
+                                 const CFGBlock *B, unsigned Index,
+                                 AccessKind Kind, bool ThroughPointer,
+                                 const CallExpr *Via, bool InsideCondition) {
+  auto L = ThroughPointer ? locatePointer(LValue) : locate(LValue);
+  if (!L)
+    return;
+  QualType T = ThroughPointer ? LValue->getType()->getPointeeType()
+                              : LValue->getType();
+  if (T->isIncompleteType() || T->isDependentType())
+    return;
+  SharedAccess A;
+  A.E = LValue;
+  A.Anchor = Anchor;
+  A.Block = B;
+  A.Index = Index;
+  A.Object = L->Object;
+  A.Var = L->Var;
+  A.Offset = L->Offset;
+  A.Width = Context.getTypeSizeInChars(T).getQuantity();
+  A.Kind = Kind;
+  A.Volatile = T.isVolatileQualified();
+  A.Via = Via;
+  A.Row = L->Row;
+  A.WithinRow = L->WithinRow;
+  A.RowBytes = L->RowBytes;
+  if (A.Width <= 0)
+    return;
+  computeGuards(A);
+  // A condition inside the callee is not modelled: stay undecided.
+  A.UnknownGuard |= InsideCondition;
+  Accesses.push_back(std::move(A));
+}
+
+void SharedAccessCollector::computeGuards(SharedAccess &A) {
+  for (const CFGBlock *C : Deps.getControlClosure(A.Block)) {
+    if (!(Deps.getConditionDeps(C) & dep::Thread))
+      continue;
+    const auto *Cond = dyn_cast_or_null<Expr>(C->getTerminatorCondition());
+    if (!Cond || C->succ_size() != 2) {
+      A.UnknownGuard = true;
+      continue;
+    }
+    const CFGBlock *True = *C->succ_begin();
+    const CFGBlock *False = *(C->succ_begin() + 1);
+    bool ViaTrue = True && Deps.reaches(True, A.Block, C);
+    bool ViaFalse = False && Deps.reaches(False, A.Block, C);
+    if (ViaTrue == ViaFalse)
+      continue;
+    SymId Guard = Sym.translate(Cond);
+    if (Sym.isUnknown(Guard)) {
+      A.UnknownGuard = true;
+      continue;
+    }
+    A.Guards.push_back({Guard, ViaTrue});
+  }
+}
+
+void SharedAccessCollector::collect() {
+  for (const BarrierSite &Site : Deps.getBarrierSites()) {
+    SyncIndex[Site.Call] = Syncs.size();
+    Syncs.push_back({Site.Call, true});
+  }
+  const CFG &Graph = Deps.getCFG();
+  for (const CFGBlock *B : Graph) {
+    unsigned Index = 0;
+    for (const CFGElement &Element : *B) {
+      ++Index;
+      auto CS = Element.getAs<CFGStmt>();
+      if (!CS)
+        continue;
+      const Stmt *S = CS->getStmt();
+      if (const auto *Cast = dyn_cast<ImplicitCastExpr>(S)) {
+        if (Cast->getCastKind() == CK_LValueToRValue)
+          addAccess(Cast->getSubExpr(), S, B, Index, AccessKind::Read, false);
+        continue;
+      }
+      if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
+        if (BO->isAssignmentOp())
+          addAccess(BO->getLHS(), S, B, Index,
+                    BO->isCompoundAssignmentOp() ? AccessKind::ReadWrite
+                                                 : AccessKind::Write,
+                    false);
+        continue;
+      }
+      if (const auto *UO = dyn_cast<UnaryOperator>(S)) {
+        if (UO->isIncrementDecrementOp())
+          addAccess(UO->getSubExpr(), S, B, Index, AccessKind::ReadWrite,
+                    false);
+        continue;
+      }
+      const auto *CE = dyn_cast<CallExpr>(S);
+      if (!CE)
+        continue;
+      CallModel Model = classifyCall(CE);
+      if (Model.IsWarpSync && !SyncIndex.count(CE)) {
+        SyncIndex[CE] = Syncs.size();
+        Syncs.push_back({CE, false});
+      }
+      if (const auto *OCE = dyn_cast<CXXOperatorCallExpr>(CE)) {
+        if (OCE->isAssignmentOp() && OCE->getNumArgs() == 2)
+          addAccess(OCE->getArg(0), S, B, Index,
+                    OCE->getOperator() == OO_Equal ? AccessKind::Write
+                                                   : AccessKind::ReadWrite,
+                    false);
+        continue;
+      }
+      const FunctionDecl *Callee = CE->getDirectCallee();
+      if (Callee && Callee->getIdentifier() &&
+          (Callee->getName().starts_with("atomic") ||
+           Callee->getName().starts_with("__atomic")) &&
+          CE->getNumArgs() > 0 && CE->getArg(0)->getType()->isPointerType())
+        addAccess(CE->getArg(0), S, B, Index, AccessKind::Atomic, true);
+      else if (!Model.Modelled && Callee && Callee->hasBody())
+        inlineCall(CE, B, Index);
+    }
+  }
+}
+
+namespace {
+
+/// Finds the reads, writes and atomics in a callee's body, and whether each
+/// sits under a condition or loop of the callee.
+class CalleeAccessFinder : public RecursiveASTVisitor<CalleeAccessFinder> {
+public:
+  struct Found {
+    const Expr *LValue;
+    AccessKind Kind;
+    bool ThroughPointer;
+  };
+  std::vector<Found> Accesses;
+
+  bool VisitBinaryOperator(BinaryOperator *BO) {
+    if (BO->isAssignmentOp())
+      Accesses.push_back({BO->getLHS(),
+                          BO->isCompoundAssignmentOp() ? AccessKind::ReadWrite
+                                                       : AccessKind::Write,
+                          false});
+    return true;
+  }
+  bool VisitUnaryOperator(UnaryOperator *UO) {
+    if (UO->isIncrementDecrementOp())
+      Accesses.push_back({UO->getSubExpr(), AccessKind::ReadWrite, false});
+    return true;
+  }
+  bool VisitImplicitCastExpr(ImplicitCastExpr *Cast) {
+    if (Cast->getCastKind() == CK_LValueToRValue)
+      Accesses.push_back({Cast->getSubExpr(), AccessKind::Read, false});
+    return true;
+  }
+  bool VisitCallExpr(CallExpr *CE) {
+    const FunctionDecl *Callee = CE->getDirectCallee();
+    if (Callee && Callee->getIdentifier() &&
+        Callee->getName().starts_with("atomic") && CE->getNumArgs() > 0 &&
+        CE->getArg(0)->getType()->isPointerType())
+      Accesses.push_back({CE->getArg(0), AccessKind::Atomic, true});
+    return true;
+  }
+};
+
+bool isUnderCondition(const Stmt *S, const ParentMap &Parents) {
+  for (const Stmt *Cur = Parents.getParent(S); Cur;
+       Cur = Parents.getParent(Cur)) {
+    if (isa<IfStmt, ForStmt, WhileStmt, DoStmt, SwitchStmt, CXXForRangeStmt,
+            AbstractConditionalOperator>(Cur))
+      return true;
+    if (const auto *BO = dyn_cast<BinaryOperator>(Cur))
+      if (BO->isLogicalOp())
+        return true;
+  }
+  return false;
+}
+
+} // namespace
+
+void SharedAccessCollector::inlineCall(const CallExpr *CE, const CFGBlock *B,
+                                  unsigned Index) {
+  // A callee that reaches a barrier splits its accesses into intervals the
+  // call site cannot show; leave it alone.
+  const FunctionDecl *Callee = CE->getDirectCallee();
+  const FunctionDecl *Definition = nullptr;
+  if (!Callee->hasBody(Definition) || !Definition ||
+      Definition->isDependentContext() || isa<CXXMethodDecl>(Definition))
+    return;
+  for (const BarrierSite &Site : Deps.getBarrierSites())
+    if (Site.Call == CE)
+      return;
+  llvm::SmallVector<SymId, 4> Arguments;
+  for (unsigned I = 0; I < Definition->getNumParams() && I < CE->getNumArgs();
+       ++I) {
+    const ParmVarDecl *Param = Definition->getParamDecl(I);
+    const Expr *Arg = CE->getArg(I);
+    std::optional<Location> L;
+    if (Param->getType()->isPointerType())
+      L = locatePointer(Arg);
+    else if (Param->getType()->isReferenceType())
+      L = locate(Arg);
+    if (L) {
+      Bindings[Param] = *L;
+      Arguments.push_back(-1);
+    } else {
+      Arguments.push_back(Param->getType()->isIntegralOrEnumerationType()
+                              ? Sym.translate(Arg)
+                              : -1);
+    }
+  }
+  if (Bindings.empty())
+    return;
+  Sym.enterCallee(Definition, Arguments);
+  CalleeAccessFinder Finder;
+  Finder.TraverseStmt(const_cast<Stmt *>(Definition->getBody()));
+  ParentMap CalleeParents(const_cast<Stmt *>(Definition->getBody()));
+  for (const auto &F : Finder.Accesses)
+    addAccess(F.LValue, CE, B, Index, F.Kind, F.ThroughPointer, CE,
+              isUnderCondition(F.LValue, CalleeParents));
+  Sym.leaveCallee();
+  Bindings.clear();
+}
+
+std::string SharedAccessCollector::describeThread(std::int64_t Linear,
+                                                  const BlockShape &S) {
+  std::int64_t X = Linear % S.Dim[0];
+  std::int64_t Y = (Linear / S.Dim[0]) % S.Dim[1];
+  std::int64_t Z = Linear / (S.Dim[0] * S.Dim[1]);
+  return "(" + std::to_string(X) + "," + std::to_string(Y) + "," +
+         std::to_string(Z) + ")";
+}
+
+std::string SharedAccessCollector::describeElement(const VarDecl *Var,
+                                                   std::int64_t Byte) const {
+  std::string Text = Var->getName().str();
+  QualType T = Var->getType();
+  std::int64_t Offset = Byte;
+  for (unsigned Depth = 0; Depth < 8; ++Depth) {
+    const ArrayType *AT = Context.getAsArrayType(T);
+    if (!AT)
+      break;
+    QualType Element = AT->getElementType();
+    if (Element->isIncompleteType())
+      break;
+    std::int64_t Size = Context.getTypeSizeInChars(Element).getQuantity();
+    if (Size <= 0)
+      break;
+    Text += "[" + std::to_string(Offset / Size) + "]";
+    Offset %= Size;
+    T = Element;
+  }
+  if (const auto *RD = T->getAsRecordDecl()) {
+    for (const FieldDecl *Field : RD->fields()) {
+      std::int64_t Start =
+          Context.getFieldOffset(Field) / Context.getCharWidth();
+      std::int64_t Size =
+          Context.getTypeSizeInChars(Field->getType()).getQuantity();
+      if (Offset >= Start && Offset < Start + Size) {
+        Text += "." + Field->getName().str();
+        Offset -= Start;
+        break;
+      }
+    }
+  }
+  return Text;
+}
+
+std::optional<BlockShape> evaluateBlockShape(const Expr *Block,
+                                             ASTContext &Context) {
+  if (!Block)
+    return std::nullopt;
+  const Expr *E = Block->IgnoreImplicit();
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    if (!VD || !VD->getInit())
+      return std::nullopt;
+    E = VD->getInit()->IgnoreImplicit();
+  }
+  while (const auto *Temp = dyn_cast<CXXFunctionalCastExpr>(E))
+    E = Temp->getSubExpr()->IgnoreImplicit();
+  BlockShape Shape;
+  if (const auto *Construct = dyn_cast<CXXConstructExpr>(E)) {
+    if (Construct->getNumArgs() > 3)
+      return std::nullopt;
+    for (unsigned I = 0; I < Construct->getNumArgs(); ++I) {
+      const Expr *Arg = Construct->getArg(I);
+      if (const auto *Default = dyn_cast<CXXDefaultArgExpr>(Arg))
+        Arg = Default->getExpr();
+      Expr::EvalResult Value;
+      if (Arg->isValueDependent() || !Arg->EvaluateAsInt(Value, Context))
+        return std::nullopt;
+      Shape.Dim[I] = Value.Val.getInt().getExtValue();
+    }
+    if (Construct->getNumArgs() == 1 &&
+        Construct->getArg(0)->getType()->isRecordType())
+      return std::nullopt; // A copy of something else.
+    return Shape;
+  }
+  Expr::EvalResult Value;
+  if (!E->isValueDependent() && E->getType()->isIntegerType() &&
+      E->EvaluateAsInt(Value, Context)) {
+    Shape.Dim[0] = Value.Val.getInt().getExtValue();
+    return Shape;
+  }
+  return std::nullopt;
+}
+
+} // namespace clang::cuda_tidy

@@ -1,0 +1,146 @@
+//===--- SharedAccesses.h - The shared-memory accesses of a kernel -*- C++ -*-//
+//
+// Collects every access a kernel makes to shared memory, with its byte
+// offset and the thread-dependent conditions that guard it as symbolic
+// expressions (SymbolicIndex.h): the input of the race, bank-conflict and
+// dynamic-bounds analyses.
+//
+// Seen: static `__shared__` arrays, scalars and structs; `extern __shared__`
+// pools (every declaration names the same pool, at offset 0); pointers and
+// references carved from them (`&s[i]`, `pool + n`, casts, a local pointer
+// set once, a `SharedMemory<T>`-style accessor whose body returns the pool);
+// and pointers into shared memory passed to `__device__` functions, whose
+// accesses are attributed to the call.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CUDA_TIDY_ANALYSIS_SHAREDACCESSES_H
+#define CUDA_TIDY_ANALYSIS_SHAREDACCESSES_H
+
+#include "analysis/SymbolicIndex.h"
+#include "analysis/ThreadDependence.h"
+#include "clang/AST/ParentMap.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace clang::cuda_tidy {
+
+struct BlockShape {
+  std::array<std::int64_t, 3> Dim = {1, 1, 1};
+  /// Not read from the program: an assumption.
+  bool Assumed = false;
+  std::int64_t threads() const { return Dim[0] * Dim[1] * Dim[2]; }
+};
+
+/// The block shape a launch configuration's second argument gives, if it is
+/// a constant (`256`, `dim3(16, 16)`, a dim3 variable initialised so).
+std::optional<BlockShape> evaluateBlockShape(const Expr *Block,
+                                             ASTContext &Context);
+
+enum class AccessKind { Read, Write, ReadWrite, Atomic };
+
+/// One access to shared memory.
+struct SharedAccess {
+  const Expr *E = nullptr;        // The lvalue (the pointer for atomics).
+  const CallExpr *Via = nullptr;  // The call when E is inside a callee.
+  const Stmt *Anchor = nullptr;   // The CFG element that performs it.
+  const CFGBlock *Block = nullptr;
+  unsigned Index = 0;             // 1-based position of Anchor in Block.
+  const void *Object = nullptr;   // The variable, or the dynamic pool.
+  const VarDecl *Var = nullptr;
+  SymId Offset = -1;              // Bytes from the start of Object.
+  std::int64_t Width = 0;         // Bytes.
+  AccessKind Kind = AccessKind::Read;
+  bool Volatile = false;
+  /// Thread-dependent conditions that must hold (second: with this value).
+  llvm::SmallVector<std::pair<SymId, bool>, 2> Guards;
+  /// Guarded by a thread-dependent condition that could not be translated.
+  bool UnknownGuard = false;
+  /// `V[Row][...]` on a constant two-dimensional (or more) array: the row
+  /// index and the offset within the row, for padding what-ifs.
+  SymId Row = -1, WithinRow = -1;
+  std::int64_t RowBytes = 0;
+
+  bool writes() const { return Kind != AccessKind::Read; }
+  bool isDynamic() const;
+};
+
+/// A block barrier or warp-level synchronisation inside the kernel.
+struct SyncPoint {
+  const Stmt *Call = nullptr;
+  bool Block = false; // A block barrier (else a warp-level sync).
+};
+
+class SharedAccessCollector {
+public:
+  SharedAccessCollector(ASTContext &Context, const FunctionDependence &Deps);
+
+  /// Collects the accesses and synchronisation points of the kernel.
+  void collect();
+
+  std::vector<SharedAccess> &accesses() { return Accesses; }
+  const std::vector<SyncPoint> &syncPoints() const { return Syncs; }
+  /// The sync point performed by a CFG element, if any.
+  const SyncPoint *syncAt(const Stmt *S) const;
+  SymbolicTranslator &symbols() { return Sym; }
+  const ParentMap &parents() const { return Parents; }
+  const FunctionDependence &dependence() const { return Deps; }
+  ASTContext &context() const { return Context; }
+
+  /// Block shapes to analyse: those of the launches, else the one
+  /// __launch_bounds__ gives for a one-dimensional kernel, else the
+  /// assumption for the highest threadIdx dimension used.
+  llvm::SmallVector<BlockShape, 3>
+  candidateShapes(llvm::ArrayRef<BlockShape> Launches,
+                  const std::array<BlockShape, 3> &Assumed) const;
+
+  /// The environment of thread \p Linear of a block of shape \p Shape.
+  static SymEnv envFor(std::int64_t Linear, const BlockShape &Shape,
+                       const std::int64_t *Atoms);
+  /// "(x,y,z)" of thread \p Linear.
+  static std::string describeThread(std::int64_t Linear,
+                                    const BlockShape &Shape);
+  /// "tile[3][5]", "h.scale", "pool[12]" for byte \p Byte of \p Var.
+  std::string describeElement(const VarDecl *Var, std::int64_t Byte) const;
+  /// Size in bytes of \p Var, or -1 for a dynamic pool.
+  std::int64_t sizeOf(const VarDecl *Var) const;
+
+private:
+  struct Location {
+    const void *Object = nullptr;
+    const VarDecl *Var = nullptr;
+    SymId Offset = -1;
+    SymId Row = -1, WithinRow = -1;
+    std::int64_t RowBytes = 0;
+  };
+  std::optional<Location> locate(const Expr *LValue, unsigned Depth = 0);
+  std::optional<Location> locatePointer(const Expr *Pointer,
+                                        unsigned Depth = 0);
+  SymId plus(SymId Base, const Expr *Index, QualType Element, bool Negate);
+  void addAccess(const Expr *LValue, const Stmt *Anchor, const CFGBlock *B,
+                 unsigned Index, AccessKind Kind, bool ThroughPointer,
+                 const CallExpr *Via = nullptr, bool InsideCondition = false);
+  void computeGuards(SharedAccess &A);
+  void inlineCall(const CallExpr *CE, const CFGBlock *B, unsigned Index);
+
+  ASTContext &Context;
+  const FunctionDependence &Deps;
+  const FunctionDecl *Kernel;
+  SymbolicTranslator Sym;
+  ParentMap Parents;
+  std::vector<SharedAccess> Accesses;
+  std::vector<SyncPoint> Syncs;
+  llvm::DenseMap<const Stmt *, unsigned> SyncIndex;
+  /// Parameters of the callee being inlined that point into shared memory.
+  llvm::DenseMap<const VarDecl *, Location> Bindings;
+};
+
+} // namespace clang::cuda_tidy
+
+#endif // CUDA_TIDY_ANALYSIS_SHAREDACCESSES_H
