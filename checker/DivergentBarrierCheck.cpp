@@ -23,6 +23,23 @@ public:
   void analyze(const FunctionDecl *FD) { Barriers.analyze(FD); }
 
   void handleDivergentBarrier(const DivergentBarrier &D) override {
+    // Decided at the end of the translation unit, once every caller is known.
+    if (D.ThroughEarlyReturn)
+      Pending.push_back(D);
+    else
+      report(D);
+  }
+
+  /// Reports what early returns cause, unless every call to the function is
+  /// a kernel's last action: the threads that return then leave the kernel.
+  void flush() {
+    for (const DivergentBarrier &D : Pending)
+      if (!Barriers.onlyCalledBeforeKernelExit(D.Function))
+        report(D);
+    Pending.clear();
+  }
+
+  void report(const DivergentBarrier &D) {
     if (D.Callee)
       Check.diag(D.Site->getBeginLoc(),
                  "call to '%0' reaches barrier '%1', which may be reached by "
@@ -70,6 +87,7 @@ private:
   ASTContext &Context;
   ThreadDependenceAnalysis Dependence;
   BarrierDivergenceAnalysis Barriers;
+  std::vector<DivergentBarrier> Pending;
 };
 
 DivergentBarrierCheck::DivergentBarrierCheck(StringRef Name,
@@ -89,6 +107,12 @@ void DivergentBarrierCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
 }
 
 void DivergentBarrierCheck::onStartOfTranslationUnit() { State.reset(); }
+
+void DivergentBarrierCheck::onEndOfTranslationUnit() {
+  if (State)
+    State->flush();
+  State.reset();
+}
 
 void DivergentBarrierCheck::registerMatchers(MatchFinder *Finder) {
   // Kernels and device functions with a body, outside system headers. Each

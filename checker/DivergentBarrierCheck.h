@@ -24,6 +24,7 @@ public:
   void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
   void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
   void onStartOfTranslationUnit() override;
+  void onEndOfTranslationUnit() override;
 
 private:
   const bool ExitedThreadsHoldBarriers;

@@ -31,6 +31,16 @@ void BarrierDivergenceAnalysis::analyze(const FunctionDecl *FD) {
   summarize(FD);
 }
 
+bool BarrierDivergenceAnalysis::onlyCalledBeforeKernelExit(
+    const FunctionDecl *FD) const {
+  const FunctionDecl *Definition = nullptr;
+  if (FD->hasBody(Definition) && Definition)
+    FD = Definition;
+  auto It = CallTails.find(FD);
+  return It != CallTails.end() && !It->second.empty() &&
+         llvm::all_of(It->second, [](bool Tail) { return Tail; });
+}
+
 const BarrierDivergenceAnalysis::Summary *
 BarrierDivergenceAnalysis::summarize(const FunctionDecl *FD) {
   const FunctionDecl *Definition = nullptr;
@@ -68,6 +78,8 @@ BarrierDivergenceAnalysis::summarize(const FunctionDecl *FD) {
         Report.Condition = Condition;
         Report.Kind = kindOf(C);
         Report.Reason = Deps->getConditionWitness(C).render();
+        Report.ThroughEarlyReturn =
+            !Deps->isKernel() && Deps->isEarlyReturn(C, Site.Block);
         Handler.handleDivergentBarrier(Report);
         Reported = true;
       }
@@ -79,6 +91,10 @@ BarrierDivergenceAnalysis::summarize(const FunctionDecl *FD) {
 
     if (!Site.Callee)
       continue;
+    const FunctionDecl *CalleeDefinition = nullptr;
+    if (Site.Callee->hasBody(CalleeDefinition) && CalleeDefinition)
+      CallTails[CalleeDefinition].push_back(
+          Deps->isKernel() && Deps->isTailCall(Site.Call, Site.Block));
     const Summary *Callee = summarize(Site.Callee);
     if (!Callee || !Callee->Conditions)
       continue;

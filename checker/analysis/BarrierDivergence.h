@@ -42,6 +42,10 @@ struct DivergentBarrier {
   /// parameter whose argument at Site is thread-dependent.
   const ParmVarDecl *Parameter = nullptr;
   const Expr *Argument = nullptr;
+  /// The threads that miss the barrier are those that return early from
+  /// Function, a __device__ function: a fault only if they then do more
+  /// than leave the kernel (see onlyCalledBeforeKernelExit).
+  bool ThroughEarlyReturn = false;
 };
 
 class BarrierDivergenceHandler {
@@ -58,6 +62,11 @@ public:
 
   /// Reports the divergent barrier sites of \p FD, once per function.
   void analyze(const FunctionDecl *FD);
+
+  /// Whether every call to \p FD seen so far is the last thing a kernel
+  /// does (and there is at least one): threads that return early from it
+  /// then leave the kernel, which on sm_70 and later holds no barrier up.
+  bool onlyCalledBeforeKernelExit(const FunctionDecl *FD) const;
 
 private:
   /// How a function's barriers depend on its parameters, for its callers.
@@ -80,6 +89,8 @@ private:
   ThreadDependenceAnalysis &Dependence;
   BarrierDivergenceHandler &Handler;
   llvm::DenseMap<const FunctionDecl *, std::unique_ptr<Summary>> Summaries;
+  /// For each callee: whether each call to it is a kernel's last action.
+  llvm::DenseMap<const FunctionDecl *, llvm::SmallVector<bool, 2>> CallTails;
 };
 
 } // namespace clang::cuda_tidy

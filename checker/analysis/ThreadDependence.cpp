@@ -281,6 +281,48 @@ bool FunctionDependence::reaches(const CFGBlock *From, const CFGBlock *To,
   return Control->reachableFrom(From, Avoid).test(To->getBlockID());
 }
 
+bool FunctionDependence::isEarlyReturn(const CFGBlock *C,
+                                       const CFGBlock *B) const {
+  return Control->isEarlyExit(C, B);
+}
+
+bool FunctionDependence::isTailCall(const CallExpr *Call,
+                                    const CFGBlock *B) const {
+  // Nothing after the call in its block but the call's own full expression
+  // and a `return;`, and nothing but empty blocks on to the exit.
+  bool Seen = false;
+  for (const CFGElement &E : *B) {
+    auto CS = E.getAs<CFGStmt>();
+    if (!CS)
+      continue;
+    if (CS->getStmt() == Call) {
+      Seen = true;
+      continue;
+    }
+    if (!Seen)
+      continue;
+    const auto *Ret = dyn_cast<ReturnStmt>(CS->getStmt());
+    if (!(Ret && !Ret->getRetValue()) && !isa<ExprWithCleanups>(CS->getStmt()))
+      return false;
+  }
+  if (!Seen)
+    return false;
+  const CFGBlock *Exit = &Graph->getExit();
+  llvm::SmallVector<const CFGBlock *, 4> Work(B->succ_begin(), B->succ_end());
+  llvm::SmallPtrSet<const CFGBlock *, 8> Visited;
+  while (!Work.empty()) {
+    const CFGBlock *Next = Work.pop_back_val();
+    if (!Next || Next == Exit || !Visited.insert(Next).second)
+      continue;
+    for (const CFGElement &E : *Next)
+      if (auto CS = E.getAs<CFGStmt>())
+        if (!isa<ReturnStmt>(CS->getStmt()))
+          return false;
+    Work.append(Next->succ_begin(), Next->succ_end());
+  }
+  return true;
+}
+
 DepSet FunctionDependence::getVariableDeps(const VarDecl *VD) const {
   return VariableDeps.lookup(VD);
 }
@@ -361,16 +403,22 @@ private:
               const Expr *Source);
 
   void findBarrierSites();
-  DepSet controlTaint(const CFGBlock *B);
+  DepSet controlTaint(const CFGBlock *B, bool Escaping);
 
   ThreadDependenceAnalysis &Analysis;
   FunctionDependence &R;
   AnalysisDeclContext &AC;
   llvm::DenseMap<const VarDecl *, const VarDecl *> Aliases;
   llvm::DenseMap<const VarDecl *, ThreadWitness> Origins;
-  llvm::DenseMap<const CFGBlock *, DepSet> ControlTaint;
+  /// The thread dependence of the branches that decide whether a block
+  /// runs. For values that stay in the function's locals, branches whose
+  /// other side only leaves the function are left out: the threads that
+  /// leave never see those values. Values that escape (returned, stored
+  /// through parameters) keep every branch.
+  llvm::DenseMap<const CFGBlock *, DepSet> ControlTaint, EscapingTaint;
   /// Taint applied to the statements being transferred.
   DepSet CurrentControl = 0;
+  DepSet CurrentEscaping = 0;
   const CFGBlock *CurrentBlock = nullptr;
 };
 
@@ -724,13 +772,13 @@ DependenceBuilder::LValueRoot DependenceBuilder::lvalueRoot(const Expr *E,
 
 void DependenceBuilder::applyWrite(const LValueRoot &Root, DepSet Value,
                                    bool Strong, State &S, const Expr *Source) {
-  Value |= CurrentControl;
   if (Root.Var) {
     bool IsStrong = Strong && Root.Whole;
-    setVar(Root.Var, Value | (IsStrong ? 0 : Root.IndexDeps), IsStrong, S,
-           Source);
+    setVar(Root.Var, Value | CurrentControl | (IsStrong ? 0 : Root.IndexDeps),
+           IsStrong, S, Source);
     return;
   }
+  Value |= CurrentEscaping;
   if (Root.Param >= 0) {
     auto &Writes = R.Summary.PointeeWrites;
     if (Writes.size() <= unsigned(Root.Param))
@@ -871,7 +919,7 @@ void DependenceBuilder::transfer(const Stmt *St, State &S, DepSet Control) {
   if (const auto *RS = dyn_cast<ReturnStmt>(St)) {
     if (const Expr *Value = RS->getRetValue())
       R.Summary.Return |= valueDeps(Value, S);
-    R.Summary.Return |= Control;
+    R.Summary.Return |= CurrentEscaping;
     return;
   }
   if (const auto *Asm = dyn_cast<GCCAsmStmt>(St)) {
@@ -889,6 +937,7 @@ void DependenceBuilder::transfer(const Stmt *St, State &S, DepSet Control) {
 void DependenceBuilder::transferBlock(const CFGBlock *B, State &S) {
   CurrentBlock = B;
   CurrentControl = ControlTaint.lookup(B);
+  CurrentEscaping = EscapingTaint.lookup(B);
   for (const CFGElement &E : *B)
     if (auto CS = E.getAs<CFGStmt>())
       transfer(CS->getStmt(), S, CurrentControl);
@@ -912,13 +961,14 @@ void DependenceBuilder::transferBlock(const CFGBlock *B, State &S) {
     }
   }
   CurrentBlock = nullptr;
-  CurrentControl = 0;
+  CurrentControl = CurrentEscaping = 0;
 }
 
-DepSet DependenceBuilder::controlTaint(const CFGBlock *B) {
+DepSet DependenceBuilder::controlTaint(const CFGBlock *B, bool Escaping) {
   DepSet Taint = 0;
-  for (const CFGBlock *C : R.getDependentControl(B))
-    Taint |= R.getConditionDeps(C);
+  for (const CFGBlock *C : R.Control->closure(B))
+    if (Escaping || !R.Control->isEarlyExit(C, B))
+      Taint |= R.getConditionDeps(C);
   return Taint;
 }
 
@@ -975,9 +1025,13 @@ void DependenceBuilder::run() {
   constexpr unsigned MaxRounds = 16;
   for (unsigned Round = 0; Round < MaxRounds; ++Round) {
     ControlTaint.clear();
-    for (const CFGBlock *B : Graph)
-      if (DepSet Taint = controlTaint(B))
+    EscapingTaint.clear();
+    for (const CFGBlock *B : Graph) {
+      if (DepSet Taint = controlTaint(B, false))
         ControlTaint[B] = Taint;
+      if (DepSet Taint = controlTaint(B, true))
+        EscapingTaint[B] = Taint;
+    }
     auto OldConditions = R.ConditionDeps;
 
     R.Summary.Return = 0;

@@ -166,6 +166,11 @@ public:
   /// Whether \p To can be reached from \p From without passing \p Avoid.
   bool reaches(const CFGBlock *From, const CFGBlock *To,
                const CFGBlock *Avoid = nullptr) const;
+  /// Whether the branch at \p C only decides whether threads leave the
+  /// function early, as seen from \p B (see the file comment).
+  bool isEarlyReturn(const CFGBlock *C, const CFGBlock *B) const;
+  /// Whether nothing but leaving the function follows \p Call in \p B.
+  bool isTailCall(const CallExpr *Call, const CFGBlock *B) const;
   /// What a local variable may depend on anywhere in the function.
   DepSet getVariableDeps(const VarDecl *VD) const;
   const CFG &getCFG() const { return *Graph; }

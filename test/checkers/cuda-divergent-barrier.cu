@@ -427,3 +427,66 @@ __global__ void tileSyncIsNotABlockBarrier(float *a) {
   if (block.size() > 64)
     block.sync();
 }
+
+// --- Early returns from helpers, and the values after them ------------------------
+
+// Threads that return early from the helper leave the kernel right after:
+// every call is a kernel's last action, so the barrier holds nobody up.
+__device__ void tailHelper(int *a, int n) {
+  if (threadIdx.x >= n)
+    return;
+  a[threadIdx.x] = 1;
+  __syncthreads();
+  a[threadIdx.x] += 1;
+}
+__global__ void callsTailHelperLast(int *a, int n) { tailHelper(a, n); }
+__global__ void callsTailHelperThenReturns(int *a, int n) {
+  if (n > 3) {
+    tailHelper(a, n);
+    return;
+  }
+  a[0] = 1;
+}
+
+// Here the kernel waits at its own barrier after the call.
+__device__ void helperBeforeMore(int *a, int n) {
+  if (threadIdx.x >= n)
+    return;
+  __syncthreads();
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: barrier '__syncthreads' may be reached by only some threads of the block [cuda-divergent-barrier]
+  // CHECK-NOTES: :[[@LINE-4]]:7: note: threads of a block may disagree on this condition: it depends on 'threadIdx.x'
+}
+__global__ void callsHelperThenSyncs(int *a, int n) {
+  helperBeforeMore(a, n);
+  __syncthreads();
+}
+
+// Loop counters after an early return are the same in every thread that is
+// still there: the barrier in the loop is reported for the return, not for
+// the loop.
+__device__ void loopAfterReturn(int *a, unsigned n) {
+  __shared__ int s[256];
+  if (threadIdx.x >= n)
+    return;
+  for (unsigned k = 2; k <= n; k *= 2) {
+    s[threadIdx.x] = k;
+    __syncthreads();
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: barrier '__syncthreads' may be reached by only some threads of the block [cuda-divergent-barrier]
+    // CHECK-NOTES: :[[@LINE-6]]:7: note: threads of a block may disagree on this condition: it depends on 'threadIdx.x'
+  }
+  a[threadIdx.x] = s[0];
+}
+__global__ void callsLoopAfterReturn(int *a, unsigned n) {
+  loopAfterReturn(a, n);
+  a[0] = 0;
+}
+
+__global__ void uniformLoopAfterEarlyExitInKernel(int *a, unsigned n) {
+  __shared__ int s[256];
+  if (threadIdx.x >= n)
+    return;
+  for (unsigned k = 2; k <= n; k *= 2) {
+    s[threadIdx.x] = k;
+    __syncthreads();
+  }
+}
