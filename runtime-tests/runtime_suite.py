@@ -136,8 +136,10 @@ def parse_case_file(path: str) -> CaseFile:
             continue
         line = text.count("\n", 0, match.start()) + 1
         lines.append(line + int(match.group(2) or 0))
+    # Two warnings on one line (two CHECK-MESSAGES lines) are one line warned
+    # at, as run_static counts them.
     return CaseFile(os.path.abspath(path), check, case, variant, tool, expect,
-                    "warn" if lines else "silent", sorted(lines))
+                    "warn" if lines else "silent", sorted(set(lines)))
 
 
 def discover(paths: Optional[List[str]] = None) -> List[CaseFile]:
