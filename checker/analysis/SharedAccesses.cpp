@@ -294,6 +294,10 @@ void SharedAccessCollector::collect() {
   }
   const CFG &Graph = Deps.getCFG();
   for (const CFGBlock *B : Graph) {
+    // Code that cannot run (a branch pruned on a template argument, say)
+    // has no accesses.
+    if (B != &Graph.getEntry() && !Deps.reaches(&Graph.getEntry(), B))
+      continue;
     unsigned Index = 0;
     for (const CFGElement &Element : *B) {
       ++Index;
@@ -307,16 +311,28 @@ void SharedAccessCollector::collect() {
         continue;
       }
       if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
-        if (BO->isAssignmentOp())
+        if (BO->isAssignmentOp()) {
           addAccess(BO->getLHS(), S, B, Index,
                     BO->isCompoundAssignmentOp() ? AccessKind::ReadWrite
                                                  : AccessKind::Write,
                     false);
+          if (BO->getOpcode() == BO_Assign && !Accesses.empty() &&
+              Accesses.back().Anchor == S)
+            Accesses.back().Stored = BO->getRHS();
+        }
         continue;
       }
       if (const auto *UO = dyn_cast<UnaryOperator>(S)) {
         if (UO->isIncrementDecrementOp())
           addAccess(UO->getSubExpr(), S, B, Index, AccessKind::ReadWrite,
+                    false);
+        continue;
+      }
+      if (const auto *Construct = dyn_cast<CXXConstructExpr>(S)) {
+        // A struct copied out of shared memory (`float4 v = s[i]`).
+        if (Construct->getNumArgs() == 1 && Construct->getArg(0)->isGLValue() &&
+            Construct->getConstructor()->isCopyOrMoveConstructor())
+          addAccess(Construct->getArg(0), S, B, Index, AccessKind::Read,
                     false);
         continue;
       }
@@ -329,11 +345,15 @@ void SharedAccessCollector::collect() {
         Syncs.push_back({CE, false});
       }
       if (const auto *OCE = dyn_cast<CXXOperatorCallExpr>(CE)) {
-        if (OCE->isAssignmentOp() && OCE->getNumArgs() == 2)
+        if (OCE->isAssignmentOp() && OCE->getNumArgs() == 2) {
           addAccess(OCE->getArg(0), S, B, Index,
                     OCE->getOperator() == OO_Equal ? AccessKind::Write
                                                    : AccessKind::ReadWrite,
                     false);
+          // `x = s[i]` on a struct type reads through a reference.
+          if (OCE->getArg(1)->isGLValue())
+            addAccess(OCE->getArg(1), S, B, Index, AccessKind::Read, false);
+        }
         continue;
       }
       const FunctionDecl *Callee = CE->getDirectCallee();
@@ -509,6 +529,9 @@ std::optional<BlockShape> evaluateBlockShape(const Expr *Block,
   if (const auto *Construct = dyn_cast<CXXConstructExpr>(E)) {
     if (Construct->getNumArgs() > 3)
       return std::nullopt;
+    if (Construct->getNumArgs() == 1 &&
+        Construct->getArg(0)->getType()->isRecordType())
+      return evaluateBlockShape(Construct->getArg(0), Context); // A copy.
     for (unsigned I = 0; I < Construct->getNumArgs(); ++I) {
       const Expr *Arg = Construct->getArg(I);
       if (const auto *Default = dyn_cast<CXXDefaultArgExpr>(Arg))
@@ -518,9 +541,6 @@ std::optional<BlockShape> evaluateBlockShape(const Expr *Block,
         return std::nullopt;
       Shape.Dim[I] = Value.Val.getInt().getExtValue();
     }
-    if (Construct->getNumArgs() == 1 &&
-        Construct->getArg(0)->getType()->isRecordType())
-      return std::nullopt; // A copy of something else.
     return Shape;
   }
   Expr::EvalResult Value;

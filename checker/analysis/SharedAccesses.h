@@ -57,6 +57,8 @@ struct SharedAccess {
   SymId Offset = -1;              // Bytes from the start of Object.
   std::int64_t Width = 0;         // Bytes.
   AccessKind Kind = AccessKind::Read;
+  /// For a plain `=` store: the value stored.
+  const Expr *Stored = nullptr;
   bool Volatile = false;
   /// Thread-dependent conditions that must hold (second: with this value).
   llvm::SmallVector<std::pair<SymId, bool>, 2> Guards;

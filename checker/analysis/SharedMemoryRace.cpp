@@ -419,6 +419,28 @@ void KernelRaceFinder::checkPair(unsigned IA, unsigned IB,
     return;
   if (A.UnknownGuard || B.UnknownGuard)
     return;
+  // Threads that all store the same block-uniform value (`flag = 1;`)
+  // leave the same bytes behind in any order: a benign race, as GPUVerify
+  // treats it. The same statement stores the same value in every thread
+  // when the value depends on no thread and no loop counter; two
+  // statements, when both store the same constant.
+  if (A.Kind == AccessKind::Write && B.Kind == AccessKind::Write &&
+      A.Stored && B.Stored && A.Width == B.Width) {
+    SymId ValueA = Sym.translate(A.Stored), ValueB = Sym.translate(B.Stored);
+    auto Uniform = [&](SymId Value) {
+      llvm::SmallVector<unsigned, 2> Atoms;
+      Sym.collectAtoms(Value, Atoms);
+      return !Sym.isUnknown(Value) && !Sym.usesThread(Value) &&
+             llvm::none_of(Atoms, [&](unsigned Atom) {
+               return Sym.atoms()[Atom].isLoopCounter();
+             });
+    };
+    SymEnv NoThread;
+    auto ConstA = Sym.evaluate(ValueA, NoThread);
+    auto ConstB = Sym.evaluate(ValueB, NoThread);
+    if (IA == IB ? Uniform(ValueA) : (ConstA && ConstB && *ConstA == *ConstB))
+      return;
+  }
 
   llvm::SmallVector<unsigned, 4> Atoms;
   Sym.collectAtoms(A.Offset, Atoms);
@@ -579,9 +601,14 @@ void KernelRaceFinder::checkPair(unsigned IA, unsigned IB,
     std::string Element = "'" + Col.describeElement(First.Var, W.Byte) + "'";
     auto Values = [&](const llvm::SmallVectorImpl<std::pair<unsigned, std::int64_t>> &Loop) {
       std::string Text;
-      for (const auto &[Atom, Value] : Loop)
-        Text += (Text.empty() ? " (with '" : ", '") + Sym.atoms()[Atom].Name +
-                "' = " + std::to_string(Value);
+      for (const auto &[Atom, Value] : Loop) {
+        const SymAtom &Info = Sym.atoms()[Atom];
+        Text += Text.empty() ? " (" : ", ";
+        Text += Info.IterationNumber
+                    ? "in iteration " + std::to_string(Value) +
+                          " of the loop over '" + Info.Name + "'"
+                    : "with '" + Info.Name + "' = " + std::to_string(Value);
+      }
       return Text.empty() ? Text : Text + ")";
     };
     Race.Witness = "thread " + SharedAccessCollector::describeThread(FirstThread, Shape) + " " +

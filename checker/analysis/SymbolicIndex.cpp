@@ -288,6 +288,20 @@ void SymbolicTranslator::addLoopCounter(const ForStmt *For) {
   Atoms[Id].Init = translate(Init);
   Atoms[Id].Bound = translate(Bound);
   Atoms[Id].Step = Step ? translate(Step) : constant(1);
+  if (usesThread(Atoms[Id].Bound) || usesThread(Atoms[Id].Step)) {
+    // Thread-dependent trip counts other than through the start: unknown.
+    LoopCounters.erase(Counter);
+    ThreadCounters.insert(Counter);
+    return;
+  }
+  if (usesThread(Atoms[Id].Init)) {
+    if (StepOp != SymNode::Add && StepOp != SymNode::Sub) {
+      LoopCounters.erase(Counter);
+      ThreadCounters.insert(Counter);
+      return;
+    }
+    Atoms[Id].IterationNumber = true;
+  }
 }
 
 void SymbolicTranslator::enterCallee(const FunctionDecl *Callee,
@@ -314,8 +328,17 @@ SymId SymbolicTranslator::translateVar(const VarDecl *VD, const Expr *Use) {
   if (VD->getIdentifier() && VD->getName() == "warpSize" &&
       !VD->hasLocalStorage())
     return constant(32);
-  if (LoopCounters.count(VD))
-    return atomFor(VD, VD->getName().str());
+  if (ThreadCounters.count(VD))
+    return add(Unknown);
+  if (LoopCounters.count(VD)) {
+    SymId Atom = atomFor(VD, VD->getName().str());
+    const SymAtom &Info = Atoms[Nodes[Atom].Value];
+    if (!Info.IterationNumber)
+      return Atom;
+    // Init + iteration * Step (or minus).
+    return binary(Info.StepOp, Info.Init,
+                  binary(SymNode::Mul, Atom, Info.Step));
+  }
   if (VD->getType()->isReferenceType())
     return add(Unknown);
   bool IsParam = isa<ParmVarDecl>(VD);
@@ -560,6 +583,31 @@ SymbolicTranslator::loopValues(unsigned AtomId, const SymEnv &Env) const {
     return Values;
   SymEnv Plain = Env;
   Plain.Atoms = nullptr; // Bounds that need unknown values are not listable.
+  if (Atom.IterationNumber) {
+    // The most iterations any thread of the block makes.
+    SymAtom Counter = Atom;
+    Counter.IterationNumber = false;
+    std::size_t Most = 0;
+    std::int64_t Threads = Env.Dim[0] * Env.Dim[1] * Env.Dim[2];
+    for (std::int64_t T = 0; T < Threads; ++T) {
+      Plain.Tid[0] = T % Env.Dim[0];
+      Plain.Tid[1] = (T / Env.Dim[0]) % Env.Dim[1];
+      Plain.Tid[2] = T / (Env.Dim[0] * Env.Dim[1]);
+      std::size_t Count = listValues(Counter, Plain).size();
+      if (Count == 0 && !evaluate(Atom.Init, Plain))
+        return Values;
+      Most = std::max(Most, Count);
+    }
+    for (std::size_t I = 0; I < Most; ++I)
+      Values.push_back(static_cast<std::int64_t>(I));
+    return Values;
+  }
+  return listValues(Atom, Plain);
+}
+
+std::vector<std::int64_t>
+SymbolicTranslator::listValues(const SymAtom &Atom, const SymEnv &Plain) const {
+  std::vector<std::int64_t> Values;
   auto Init = evaluate(Atom.Init, Plain);
   auto Bound = evaluate(Atom.Bound, Plain);
   auto Step = evaluate(Atom.Step, Plain);

@@ -84,6 +84,11 @@ struct SymAtom {
   SymId Init = -1, Bound = -1, Step = -1;
   SymNode::Kind Compare = SymNode::Lt; // Counter `Compare` Bound keeps going.
   SymNode::Kind StepOp = SymNode::Add; // Counter = Counter `StepOp` Step.
+  /// The counter starts at a thread-dependent value and moves by a uniform
+  /// additive step (`for (i = threadIdx.x; i < n; i += blockDim.x)`): the
+  /// atom is then the iteration number, the same in every thread, and the
+  /// counter is translated as Init + iteration * Step.
+  bool IterationNumber = false;
   bool isLoopCounter() const { return Loop != nullptr; }
 };
 
@@ -139,6 +144,8 @@ private:
   SymId translateVar(const VarDecl *VD, const Expr *Use);
   SymId atomFor(const VarDecl *VD, std::string Name);
   void findLoopCounters(const Stmt *S);
+  std::vector<std::int64_t> listValues(const SymAtom &Atom,
+                                       const SymEnv &Plain) const;
   void addLoopCounter(const ForStmt *For);
   void countAssignments(const Stmt *S);
 
@@ -149,6 +156,7 @@ private:
   std::vector<SymAtom> Atoms;
   llvm::DenseMap<const VarDecl *, unsigned> Assignments;
   llvm::DenseMap<const VarDecl *, const ForStmt *> LoopCounters;
+  llvm::SmallPtrSet<const VarDecl *, 4> ThreadCounters;
   llvm::DenseMap<const VarDecl *, SymId> VarCache;
   llvm::DenseMap<const void *, unsigned> AtomIds;
   llvm::DenseMap<const VarDecl *, SymId> Substitutions;

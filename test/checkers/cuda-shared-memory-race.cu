@@ -87,9 +87,6 @@ __global__ void producerWithoutBarrier(float *a) {
   // CHECK-NOTES: :[[@LINE-3]]:5: note: the other thread's write is here
   // CHECK-NOTES: :[[@LINE-3]]:24: note: for example, thread (0,0,0) writes 'v' and thread (1,0,0) reads it, with blockDim (256,1,1) (assumed: no launch of this kernel was found)
   // CHECK-NOTES: :[[@LINE-4]]:3: note: a barrier is missing before this statement
-  // CHECK-FIXES: {{^}}    v = a[0];{{$}}
-  // CHECK-FIXES-NEXT: {{^}}  __syncthreads();{{$}}
-  // CHECK-FIXES-NEXT: {{^}}  a[threadIdx.x + 1] = v;{{$}}
 }
 
 __global__ void producerWithBarrier(float *a) {
@@ -601,6 +598,53 @@ __global__ void neighbourInRow(float *out) {
   // CHECK-NOTES: :[[@LINE-4]]:3: note: a barrier is missing before this statement
 }
 
+// --- Loops that start at the thread's index, benign stores, pruned code ----------
+
+__global__ void blockStrideInit(float *out, int n) {
+  __shared__ float s[1024];
+  for (int i = threadIdx.x; i < 1024; i += blockDim.x)
+    s[i] = 0.0f;
+  __syncthreads();
+  out[threadIdx.x] = s[1023 - threadIdx.x];
+}
+
+__global__ void blockStrideWithoutBarrier(float *out) {
+  __shared__ float s[1024];
+  for (int i = threadIdx.x; i < 1024; i += blockDim.x)
+    s[i] = 1.0f;
+  out[threadIdx.x] = s[(threadIdx.x + 1) % 1024];
+  // CHECK-NOTES: :[[@LINE-1]]:22: warning: read after write race on shared 's': no barrier orders this read after another thread's write [cuda-shared-memory-race]
+  // CHECK-NOTES: :[[@LINE-3]]:5: note: the other thread's write is here
+  // CHECK-NOTES: :[[@LINE-3]]:22: note: for example, thread (1,0,0) writes 's[1]' (in iteration 0 of the loop over 'i') and thread (0,0,0) reads it, with blockDim (256,1,1)
+}
+
+__global__ void everyThreadRaisesTheSameFlag(int *out) {
+  __shared__ int converged;
+  while (true) {
+    converged = 1;
+    __syncthreads();
+    if (out[threadIdx.x] > 0)
+      converged = 0;
+    __syncthreads();
+    if (converged)
+      break;
+    __syncthreads();
+  }
+}
+
+template <unsigned BlockSize> __global__ void prunedStage(float *out) {
+  __shared__ float sdata[256];
+  unsigned tid = threadIdx.x;
+  sdata[tid] = out[tid];
+  __syncthreads();
+  if ((BlockSize >= 256) && (tid < 128))
+    sdata[tid] += sdata[tid + 128];
+  __syncthreads();
+  out[tid] = sdata[tid];
+}
+template __global__ void prunedStage<128>(float *);
+template __global__ void prunedStage<256>(float *);
+
 void launchAll(float *f, const float *cf, int *i, const int *ci) {
   reverseWithoutBarrier<<<1, 256>>>(f);
   templatedReduction<128><<<1, 128>>>(f, cf);
@@ -614,4 +658,9 @@ void launchAll(float *f, const float *cf, int *i, const int *ci) {
   legacyWarpSynchronous<<<1, 64>>>(f, cf);
   warpReductionWithSyncwarp<<<1, 64>>>(f, cf);
   syncwarpDoesNotOrderWarps<<<1, 64>>>(f);
+  blockStrideInit<<<1, 256>>>(f, 4);
+  blockStrideWithoutBarrier<<<1, 256>>>(f);
+  everyThreadRaisesTheSameFlag<<<1, 256>>>(i);
+  prunedStage<128><<<1, 128>>>(f);
+  prunedStage<256><<<1, 256>>>(f);
 }
