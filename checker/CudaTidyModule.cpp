@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "BankConflictCheck.h"
 #include "DivergentBarrierCheck.h"
 #include "SharedMemoryRaceCheck.h"
 #include <clang-tidy/ClangTidyModule.h>
@@ -13,6 +14,7 @@ namespace clang::tidy::cuda_tidy {
 class CudaTidyModule : public ClangTidyModule {
 public:
   void addCheckFactories(ClangTidyCheckFactories &CheckFactories) override {
+    CheckFactories.registerCheck<BankConflictCheck>("cuda-bank-conflict");
     CheckFactories.registerCheck<DivergentBarrierCheck>(
         "cuda-divergent-barrier");
     CheckFactories.registerCheck<SharedMemoryRaceCheck>(

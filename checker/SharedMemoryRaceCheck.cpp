@@ -1,6 +1,7 @@
 //===--- SharedMemoryRaceCheck.cpp - cuda-tidy ----------------------------===//
 
 #include "SharedMemoryRaceCheck.h"
+#include "KernelLaunches.h"
 #include "analysis/SharedMemoryRace.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
@@ -14,23 +15,6 @@ using namespace clang::cuda_tidy;
 
 namespace clang::tidy::cuda_tidy {
 
-namespace {
-
-/// Parses "16,16" into a block shape; missing dimensions are 1.
-std::optional<BlockShape> parseShape(llvm::StringRef Text) {
-  BlockShape Shape;
-  Shape.Assumed = true;
-  llvm::SmallVector<llvm::StringRef, 3> Parts;
-  Text.split(Parts, ',');
-  if (Parts.empty() || Parts.size() > 3)
-    return std::nullopt;
-  for (unsigned I = 0; I < Parts.size(); ++I)
-    if (Parts[I].trim().getAsInteger(10, Shape.Dim[I]) || Shape.Dim[I] <= 0)
-      return std::nullopt;
-  return Shape;
-}
-
-} // namespace
 
 /// Collects kernels and launches during the match phase; analyses at the end
 /// of the translation unit, when every launch has been seen.
@@ -42,19 +26,11 @@ public:
         Races(Dependence, *this, Options) {}
 
   ASTContext &getContext() const { return Context; }
-  llvm::SmallVector<const FunctionDecl *, 8> Kernels;
-  llvm::DenseMap<const FunctionDecl *, llvm::SmallVector<BlockShape, 2>>
-      Launches;
-  llvm::SmallPtrSet<const FunctionDecl *, 8> UnknownLaunch;
+  KernelLaunches Launches;
 
   void analyze() {
-    for (const FunctionDecl *Kernel : Kernels) {
-      auto It = Launches.find(Kernel);
-      llvm::SmallVector<BlockShape, 2> Shapes;
-      if (It != Launches.end() && !UnknownLaunch.count(Kernel))
-        Shapes = It->second;
-      Races.analyzeKernel(Kernel, Shapes);
-    }
+    for (const FunctionDecl *Kernel : Launches.kernels())
+      Races.analyzeKernel(Kernel, Launches.shapesOf(Kernel));
     if (llvm::sys::Process::GetEnv("CUDA_TIDY_TIMING") &&
         Races.slowestKernel())
       llvm::errs() << "cuda-shared-memory-race: slowest kernel '"
@@ -188,7 +164,7 @@ void SharedMemoryRaceCheck::check(const MatchFinder::MatchResult &Result) {
     const std::string *Texts[] = {&AssumedBlockSize, &AssumedBlockSize2D,
                                   &AssumedBlockSize3D};
     for (unsigned I = 0; I < 3; ++I) {
-      if (auto Shape = parseShape(*Texts[I]))
+      if (auto Shape = parseBlockShape(*Texts[I]))
         Options.Assumed[I] = *Shape;
       else
         configurationDiag("invalid block size '%0' for option "
@@ -199,25 +175,7 @@ void SharedMemoryRaceCheck::check(const MatchFinder::MatchResult &Result) {
   }
   if (const auto *Launch =
           Result.Nodes.getNodeAs<CUDAKernelCallExpr>("launch")) {
-    const FunctionDecl *Kernel = Launch->getDirectCallee();
-    if (!Kernel)
-      return;
-    Kernel = Kernel->getDefinition() ? Kernel->getDefinition() : Kernel;
-    std::optional<BlockShape> Shape =
-        Launch->getConfig()->getNumArgs() > 1
-            ? evaluateBlockShape(Launch->getConfig()->getArg(1),
-                                 *Result.Context)
-            : std::nullopt;
-    if (!Shape) {
-      State->UnknownLaunch.insert(Kernel);
-      return;
-    }
-    auto &Shapes = State->Launches[Kernel];
-    for (const BlockShape &Known : Shapes)
-      if (Known.Dim == Shape->Dim)
-        return;
-    if (Shapes.size() < 4)
-      Shapes.push_back(*Shape);
+    State->Launches.addLaunch(Launch, *Result.Context);
     return;
   }
   const auto *Kernel = Result.Nodes.getNodeAs<FunctionDecl>("kernel");
@@ -225,7 +183,7 @@ void SharedMemoryRaceCheck::check(const MatchFinder::MatchResult &Result) {
     return;
   if (Result.Context->getDiagnostics().hasUncompilableErrorOccurred())
     return;
-  State->Kernels.push_back(Kernel);
+  State->Launches.addKernel(Kernel);
 }
 
 void SharedMemoryRaceCheck::onEndOfTranslationUnit() {

@@ -50,9 +50,12 @@ std::string findPlugin(const char *Argv0) {
   return std::string(Path);
 }
 
-/// The header of host min/max twins, beside the plugin's lib/ directory.
-std::string findHostMinMaxHeader(StringRef Plugin) {
-  SmallString<256> Path(sys::path::parent_path(sys::path::parent_path(Plugin)));
+/// The header of host min/max twins: <prefix>/share/cuda-tidy/, beside the
+/// bin/ directory this command is in.
+std::string findHostMinMaxHeader(const char *Argv0) {
+  std::string Exe =
+      sys::fs::getMainExecutable(Argv0, reinterpret_cast<void *>(&findPlugin));
+  SmallString<256> Path(sys::path::parent_path(sys::path::parent_path(Exe)));
   sys::path::append(Path, "share", "cuda-tidy", "cuda_tidy_host_minmax.h");
   return std::string(Path);
 }
@@ -147,7 +150,7 @@ int main(int Argc, const char **Argv) {
     if (sys::fs::is_directory(Cccl))
       Extra("-isystem" + std::string(Cccl));
     Extra("-Wno-unknown-cuda-version");
-    std::string MinMax = findHostMinMaxHeader(Plugin);
+    std::string MinMax = findHostMinMaxHeader(Argv[0]);
     if (sys::fs::exists(MinMax))
       Extra("-include" + MinMax);
   }

@@ -1,0 +1,181 @@
+//===--- BankConflictCheck.cpp - cuda-tidy --------------------------------===//
+
+#include "BankConflictCheck.h"
+#include "KernelLaunches.h"
+#include "analysis/BankConflict.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/Lex/Lexer.h"
+
+using namespace clang::ast_matchers;
+using namespace clang::cuda_tidy;
+
+namespace clang::tidy::cuda_tidy {
+
+class BankConflictCheck::Collector : public BankConflictHandler {
+public:
+  Collector(BankConflictCheck &Check, ASTContext &Context,
+            unsigned MinimumDegree,
+            std::array<std::vector<BlockShape>, 3> Assumed)
+      : Check(Check), Context(Context), Dependence(Context, {}),
+        Banks(Dependence, *this, MinimumDegree, std::move(Assumed)) {}
+
+  ASTContext &getContext() const { return Context; }
+  KernelLaunches Launches;
+
+  void analyze() {
+    for (const FunctionDecl *Kernel : Launches.kernels())
+      Banks.analyzeKernel(Kernel, Launches.shapesOf(Kernel));
+  }
+
+  static std::string shapeText(const BlockShape &S) {
+    return "(" + std::to_string(S.Dim[0]) + "," + std::to_string(S.Dim[1]) +
+           "," + std::to_string(S.Dim[2]) + ")";
+  }
+
+  static std::string AssumedText(const BankConflict &C) {
+    if (!C.Shape.Assumed)
+      return "";
+    std::string Text = " (assumed: no launch of this kernel was found";
+    for (const BlockShape &Other : C.AlsoFor)
+      Text += "; also " + shapeText(Other);
+    return Text + ")";
+  }
+
+  void handleBankConflict(const BankConflict &C) override {
+    const char *Verb = C.Kind == AccessKind::Read    ? "reading"
+                       : C.Kind == AccessKind::Write ? "writing"
+                                                     : "updating";
+    const Stmt *Where =
+        C.Via ? static_cast<const Stmt *>(C.Via) : static_cast<const Stmt *>(C.Access);
+    std::string Cause;
+    if (C.LaneStrideWords)
+      Cause = "consecutive lanes are " + std::to_string(*C.LaneStrideWords) +
+              (*C.LaneStrideWords == 1 ? " word" : " words") + " apart";
+    else
+      Cause = "lanes " + std::to_string(C.LaneA) + " and " +
+              std::to_string(C.LaneB) + " both use bank " +
+              std::to_string(C.WordA % 32) + " (words " +
+              std::to_string(C.WordA) + " and " + std::to_string(C.WordB) +
+              ")";
+    std::string Name = C.Variable->getName().str();
+    Check.diag(Where->getBeginLoc(), "%0-way bank conflict %1 '%2': %3")
+        << C.Degree << Verb << Name << Cause << Where->getSourceRange();
+    if (C.Via)
+      Check.diag(C.Access->getBeginLoc(), "the access is here, inside '%0'",
+                 DiagnosticIDs::Note)
+          << C.Via->getDirectCallee()->getName() << C.Access->getSourceRange();
+
+    char Predicted[128];
+    std::snprintf(Predicted, sizeof(Predicted), "%.1f", C.Wavefronts);
+    std::string Shape = shapeText(C.Shape);
+    Check.diag(Where->getBeginLoc(),
+               "predicted %0 wavefronts per request where %1 would do, with "
+               "blockDim %2%3",
+               DiagnosticIDs::Note)
+        << Predicted << C.Ideal << Shape << AssumedText(C);
+
+    SourceLocation Declared = C.Variable->getLocation();
+    if (const Expr *Inner = C.PadInnerDimension) {
+      // Pad the inner dimension: `[32]` becomes `[32 + 1]`, or `[33]` for a
+      // literal. Only where the size is spelled in the declaration's file.
+      const SourceManager &SM = Context.getSourceManager();
+      CharSourceRange Range = CharSourceRange::getTokenRange(
+          SM.getExpansionRange(Inner->getSourceRange()).getAsRange());
+      StringRef Text = Lexer::getSourceText(Range, SM, Context.getLangOpts());
+      unsigned Value = 0;
+      std::string Replacement = !Text.getAsInteger(10, Value)
+                                    ? std::to_string(Value + 1)
+                                    : (Text + " + 1").str();
+      auto Note = Check.diag(Declared,
+                             "'%0' is declared here; padding each row by one "
+                             "element makes its accesses conflict-free",
+                             DiagnosticIDs::Note);
+      Note << Name;
+      if (!Text.empty() && !Declared.isMacroID())
+        Note << FixItHint::CreateReplacement(Range, Replacement);
+    } else if (C.SuggestPadding) {
+      Check.diag(Declared,
+                 "'%0' is declared here; pad each row by one element, or "
+                 "swizzle the column index with the row (for example "
+                 "'col ^ row')",
+                 DiagnosticIDs::Note)
+          << Name;
+    } else {
+      Check.diag(Declared, "'%0' is declared here", DiagnosticIDs::Note)
+          << Name;
+    }
+  }
+
+private:
+  BankConflictCheck &Check;
+  ASTContext &Context;
+  ThreadDependenceAnalysis Dependence;
+  BankConflictAnalysis Banks;
+};
+
+BankConflictCheck::BankConflictCheck(StringRef Name, ClangTidyContext *Context)
+    : ClangTidyCheck(Name, Context),
+      MinimumDegree(Options.get("MinimumDegree", 4U)),
+      AssumedBlockSize(Options.get("AssumedBlockSize", "256")),
+      AssumedBlockSize2D(Options.get("AssumedBlockSize2D", "16,16;32,8;32,32")),
+      AssumedBlockSize3D(Options.get("AssumedBlockSize3D", "8,8,4")) {}
+
+BankConflictCheck::~BankConflictCheck() = default;
+
+void BankConflictCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
+  Options.store(Opts, "MinimumDegree", MinimumDegree);
+  Options.store(Opts, "AssumedBlockSize", AssumedBlockSize);
+  Options.store(Opts, "AssumedBlockSize2D", AssumedBlockSize2D);
+  Options.store(Opts, "AssumedBlockSize3D", AssumedBlockSize3D);
+}
+
+void BankConflictCheck::registerMatchers(MatchFinder *Finder) {
+  Finder->addMatcher(functionDecl(isDefinition(), hasAttr(attr::CUDAGlobal),
+                                  unless(isExpansionInSystemHeader()))
+                         .bind("kernel"),
+                     this);
+  Finder->addMatcher(cudaKernelCallExpr().bind("launch"), this);
+}
+
+void BankConflictCheck::check(const MatchFinder::MatchResult &Result) {
+  if (!State || &State->getContext() != Result.Context) {
+    std::array<std::vector<BlockShape>, 3> Assumed = {
+        std::vector<BlockShape>{BlockShape{{256, 1, 1}, true}},
+        std::vector<BlockShape>{BlockShape{{16, 16, 1}, true},
+                                BlockShape{{32, 8, 1}, true},
+                                BlockShape{{32, 32, 1}, true}},
+        std::vector<BlockShape>{BlockShape{{8, 8, 4}, true}}};
+    const std::string *Texts[] = {&AssumedBlockSize, &AssumedBlockSize2D,
+                                  &AssumedBlockSize3D};
+    for (unsigned I = 0; I < 3; ++I) {
+      if (auto Shapes = parseBlockShapes(*Texts[I]))
+        Assumed[I] = *Shapes;
+      else
+        configurationDiag("invalid block size '%0' for option "
+                          "'AssumedBlockSize%1'; using the default")
+            << *Texts[I] << (I == 0 ? "" : I == 1 ? "2D" : "3D");
+    }
+    State = std::make_unique<Collector>(*this, *Result.Context, MinimumDegree,
+                                        Assumed);
+  }
+  if (const auto *Launch =
+          Result.Nodes.getNodeAs<CUDAKernelCallExpr>("launch")) {
+    State->Launches.addLaunch(Launch, *Result.Context);
+    return;
+  }
+  const auto *Kernel = Result.Nodes.getNodeAs<FunctionDecl>("kernel");
+  if (!Kernel || Kernel->isDependentContext() || Kernel->isInvalidDecl())
+    return;
+  if (Result.Context->getDiagnostics().hasUncompilableErrorOccurred())
+    return;
+  State->Launches.addKernel(Kernel);
+}
+
+void BankConflictCheck::onEndOfTranslationUnit() {
+  if (State)
+    State->analyze();
+  State.reset();
+}
+
+} // namespace clang::tidy::cuda_tidy
