@@ -6,6 +6,7 @@
 
 #include "BankConflictCheck.h"
 #include "DivergentBarrierCheck.h"
+#include "DynamicSharedBoundsCheck.h"
 #include "SharedMemoryRaceCheck.h"
 #include <clang-tidy/ClangTidyModule.h>
 
@@ -17,6 +18,8 @@ public:
     CheckFactories.registerCheck<BankConflictCheck>("cuda-bank-conflict");
     CheckFactories.registerCheck<DivergentBarrierCheck>(
         "cuda-divergent-barrier");
+    CheckFactories.registerCheck<DynamicSharedBoundsCheck>(
+        "cuda-dynamic-shared-bounds");
     CheckFactories.registerCheck<SharedMemoryRaceCheck>(
         "cuda-shared-memory-race");
   }

@@ -180,8 +180,12 @@ SharedAccessCollector::locatePointer(const Expr *E,
       if (Bound != Bindings.end())
         return Bound->second;
       if (VD && VD->hasLocalStorage() && !isa<ParmVarDecl>(VD) &&
-          VD->getInit() && Sym.assignmentsTo(VD) == 0)
-        return locatePointer(VD->getInit(), Depth + 1);
+          VD->getInit() && Sym.assignmentsTo(VD) == 0) {
+        auto L = locatePointer(VD->getInit(), Depth + 1);
+        if (L && !L->Carved)
+          L->Carved = VD;
+        return L;
+      }
       return std::nullopt;
     }
     case CK_NoOp:
@@ -253,6 +257,7 @@ void SharedAccessCollector::addAccess(const Expr *LValue, const Stmt *Anchor,
   A.Volatile = T.isVolatileQualified();
   A.Via = Via;
   A.Row = L->Row;
+  A.Carved = L->Carved;
   A.WithinRow = L->WithinRow;
   A.RowBytes = L->RowBytes;
   if (A.Width <= 0)

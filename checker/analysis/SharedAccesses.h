@@ -64,6 +64,9 @@ struct SharedAccess {
   llvm::SmallVector<std::pair<SymId, bool>, 2> Guards;
   /// Guarded by a thread-dependent condition that could not be translated.
   bool UnknownGuard = false;
+  /// The local pointer the access goes through, when it was carved out of
+  /// shared memory (`float *b = pool + n;`); null otherwise.
+  const VarDecl *Carved = nullptr;
   /// `V[Row][...]` on a constant two-dimensional (or more) array: the row
   /// index and the offset within the row, for padding what-ifs.
   SymId Row = -1, WithinRow = -1;
@@ -120,6 +123,7 @@ private:
     SymId Offset = -1;
     SymId Row = -1, WithinRow = -1;
     std::int64_t RowBytes = 0;
+    const VarDecl *Carved = nullptr;
   };
   std::optional<Location> locate(const Expr *LValue, unsigned Depth = 0);
   std::optional<Location> locatePointer(const Expr *Pointer,

@@ -357,7 +357,9 @@ SymId SymbolicTranslator::translateVar(const VarDecl *VD, const Expr *Use) {
   }
   if (!VD->hasLocalStorage())
     return atomFor(VD, VD->getName().str()); // Global memory, constants.
-  bool Thread = !Dependence ||
+  // Without a dependence analysis the function is host code: nothing in it
+  // differs from thread to thread.
+  bool Thread = Dependence &&
                 (Dependence->getVariableDeps(VD) & dep::Thread) != 0;
   if (IsParam && Function->hasAttr<CUDAGlobalAttr>())
     Thread = false; // Kernel parameters are the same in every thread.
@@ -576,13 +578,15 @@ std::optional<std::int64_t> SymbolicTranslator::evaluate(SymId Id,
 }
 
 std::vector<std::int64_t>
-SymbolicTranslator::loopValues(unsigned AtomId, const SymEnv &Env) const {
+SymbolicTranslator::loopValues(unsigned AtomId, const SymEnv &Env,
+                               bool UseAtoms) const {
   const SymAtom &Atom = Atoms[AtomId];
   std::vector<std::int64_t> Values;
   if (!Atom.isLoopCounter())
     return Values;
   SymEnv Plain = Env;
-  Plain.Atoms = nullptr; // Bounds that need unknown values are not listable.
+  if (!UseAtoms)
+    Plain.Atoms = nullptr; // Bounds that need unknown values: not listable.
   if (Atom.IterationNumber) {
     // The most iterations any thread of the block makes.
     SymAtom Counter = Atom;

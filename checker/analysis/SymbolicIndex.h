@@ -110,8 +110,10 @@ public:
   /// the environment does not give, or a division by zero.
   std::optional<std::int64_t> evaluate(SymId Id, const SymEnv &Env) const;
   /// The values a loop counter takes in a block of shape \p Env.Dim, in
-  /// order; empty when they cannot be listed.
-  std::vector<std::int64_t> loopValues(unsigned Atom, const SymEnv &Env) const;
+  /// order; empty when they cannot be listed. Bounds may use the values of
+  /// other atoms in \p Env only when \p UseAtoms is set.
+  std::vector<std::int64_t> loopValues(unsigned Atom, const SymEnv &Env,
+                                       bool UseAtoms = false) const;
   bool usesThread(SymId Id) const;
   bool isUnknown(SymId Id) const;
   void collectAtoms(SymId Id, llvm::SmallVectorImpl<unsigned> &Atoms) const;

@@ -1,0 +1,162 @@
+//===--- DynamicSharedBoundsCheck.cpp - cuda-tidy -------------------------===//
+
+#include "DynamicSharedBoundsCheck.h"
+#include "analysis/DynamicSharedBounds.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+
+using namespace clang::ast_matchers;
+using namespace clang::cuda_tidy;
+
+namespace clang::tidy::cuda_tidy {
+
+/// Collects launches and cudaFuncSetAttribute calls while matching; decides
+/// at the end of the translation unit, when every kernel body is known.
+class DynamicSharedBoundsCheck::Collector : public DynamicSharedHandler {
+public:
+  Collector(DynamicSharedBoundsCheck &Check, ASTContext &Context,
+            bool ReportPossible)
+      : Check(Check), Context(Context), Dependence(Context, {}),
+        Bounds(Dependence, *this, ReportPossible) {}
+
+  ASTContext &getContext() const { return Context; }
+  std::vector<LaunchSite> Launches;
+  std::vector<SharedSizeAttribute> Attributes;
+
+  void analyze() { Bounds.analyze(Launches, Attributes); }
+
+  void handleProblem(const DynamicSharedProblem &P) override {
+    const Expr *Call = P.Launch->Call;
+    std::string Kernel = P.Launch->Kernel->getNameAsString();
+    switch (P.What) {
+    case DynamicSharedProblem::NoBytes:
+      Check.diag(Call->getBeginLoc(),
+                 "launch of '%0' passes no dynamic shared memory, but '%0' "
+                 "uses '%1'")
+          << Kernel << P.Pool->getName() << Call->getSourceRange();
+      noteAccess(P, "'%0' is accessed here");
+      return;
+    case DynamicSharedProblem::AboveDefault:
+      Check.diag(Call->getBeginLoc(),
+                 "launch of '%0' asks for %1 bytes of dynamic shared memory, "
+                 "more than the %2 a launch gets without "
+                 "'cudaFuncAttributeMaxDynamicSharedMemorySize': the launch "
+                 "fails")
+          << Kernel << P.Bytes << P.Limit << Call->getSourceRange();
+      Check.diag(Call->getBeginLoc(),
+                 "call 'cudaFuncSetAttribute(%0, "
+                 "cudaFuncAttributeMaxDynamicSharedMemorySize, %1)' before "
+                 "the launch",
+                 DiagnosticIDs::Note)
+          << Kernel << P.Bytes;
+      return;
+    case DynamicSharedProblem::AboveTarget:
+      Check.diag(Call->getBeginLoc(),
+                 "launch of '%0' asks for %1 bytes of dynamic shared memory, "
+                 "more than a block can have on %2 (%3 bytes)")
+          << Kernel << P.Bytes << P.Target << P.Limit
+          << Call->getSourceRange();
+      return;
+    case DynamicSharedProblem::Overflow:
+      break;
+    }
+    if (P.Certain)
+      Check.diag(Call->getBeginLoc(),
+                 "launch of '%0' passes %1 bytes of dynamic shared memory, "
+                 "but '%0' reaches %2 bytes of it%3")
+          << Kernel << P.Bytes << P.Reach
+          << (P.When.empty() ? std::string()
+                             : " (when " + P.When +
+                                   "; too few for every value tried)")
+          << Call->getSourceRange();
+    else
+      Check.diag(Call->getBeginLoc(),
+                 "launch of '%0' may pass too little dynamic shared memory: "
+                 "when %1, it passes %2 bytes and '%0' reaches %3")
+          << Kernel << P.When << P.Bytes << P.Reach << Call->getSourceRange();
+    std::string Shape = "(" + std::to_string(P.Shape.Dim[0]) + "," +
+                        std::to_string(P.Shape.Dim[1]) + "," +
+                        std::to_string(P.Shape.Dim[2]) + ")";
+    std::string Thread = SharedAccessCollector::describeThread(P.Thread, P.Shape);
+    Check.diag(P.Access->getBeginLoc(),
+               "thread %0 of a %1 block accesses bytes %2 to %3 of the pool "
+               "here",
+               DiagnosticIDs::Note)
+        << Thread << Shape << P.AccessBegin << (P.Reach - 1)
+        << P.Access->getSourceRange();
+    if (P.Via)
+      Check.diag(P.Via->getBeginLoc(), "through this call",
+                 DiagnosticIDs::Note)
+          << P.Via->getSourceRange();
+    if (P.Carved && P.Carved->getInit())
+      Check.diag(P.Carved->getLocation(),
+                 "'%0' is carved out of the pool here",
+                 DiagnosticIDs::Note)
+          << P.Carved->getName() << P.Carved->getInit()->getSourceRange();
+  }
+
+private:
+  void noteAccess(const DynamicSharedProblem &P, const char *Text) {
+    if (!P.Access)
+      return;
+    Check.diag(P.Access->getBeginLoc(), Text, DiagnosticIDs::Note)
+        << P.Pool->getName() << P.Access->getSourceRange();
+  }
+
+  DynamicSharedBoundsCheck &Check;
+  ASTContext &Context;
+  ThreadDependenceAnalysis Dependence;
+  DynamicSharedBoundsAnalysis Bounds;
+};
+
+DynamicSharedBoundsCheck::DynamicSharedBoundsCheck(StringRef Name,
+                                                   ClangTidyContext *Context)
+    : ClangTidyCheck(Name, Context),
+      ReportPossibleOverflows(Options.get("ReportPossibleOverflows", false)) {}
+
+DynamicSharedBoundsCheck::~DynamicSharedBoundsCheck() = default;
+
+void DynamicSharedBoundsCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
+  Options.store(Opts, "ReportPossibleOverflows", ReportPossibleOverflows);
+}
+
+void DynamicSharedBoundsCheck::registerMatchers(MatchFinder *Finder) {
+  auto InHost = hasAncestor(functionDecl().bind("caller"));
+  Finder->addMatcher(cudaKernelCallExpr(InHost).bind("launch"), this);
+  Finder->addMatcher(
+      callExpr(callee(functionDecl(hasAnyName(
+                   "cudaLaunchKernel", "cudaLaunchCooperativeKernel",
+                   "cudaLaunchKernelEx", "cudaFuncSetAttribute"))),
+               InHost)
+          .bind("call"),
+      this);
+}
+
+void DynamicSharedBoundsCheck::check(const MatchFinder::MatchResult &Result) {
+  if (!State || &State->getContext() != Result.Context)
+    State = std::make_unique<Collector>(*this, *Result.Context,
+                                        ReportPossibleOverflows);
+  if (Result.Context->getDiagnostics().hasUncompilableErrorOccurred())
+    return;
+  const auto *Caller = Result.Nodes.getNodeAs<FunctionDecl>("caller");
+  if (!Caller || Caller->isDependentContext())
+    return;
+  const Expr *E = Result.Nodes.getNodeAs<Expr>("launch");
+  if (!E)
+    E = Result.Nodes.getNodeAs<Expr>("call");
+  if (const auto *Call = dyn_cast_or_null<CallExpr>(E))
+    if (auto Attribute = readSharedSizeAttribute(Call)) {
+      State->Attributes.push_back(*Attribute);
+      return;
+    }
+  if (auto Launch = readLaunch(E, Caller, *Result.Context))
+    State->Launches.push_back(*Launch);
+}
+
+void DynamicSharedBoundsCheck::onEndOfTranslationUnit() {
+  if (State)
+    State->analyze();
+  State.reset();
+}
+
+} // namespace clang::tidy::cuda_tidy

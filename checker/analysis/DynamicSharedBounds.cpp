@@ -1,0 +1,501 @@
+//===--- DynamicSharedBounds.cpp - Dynamic shared memory vs launch --------===//
+//
+// See DynamicSharedBounds.h for the design.
+//
+//===----------------------------------------------------------------------===//
+
+#include "analysis/DynamicSharedBounds.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Basic/TargetInfo.h"
+#include "llvm/ADT/StringSwitch.h"
+
+namespace clang::cuda_tidy {
+
+DynamicSharedHandler::~DynamicSharedHandler() = default;
+
+namespace {
+
+/// Sample values for what the host code does not say: sizes a program
+/// typically uses, small and large.
+const std::int64_t HostSamples[] = {1, 32, 64, 100, 128, 256, 512, 1000, 1024};
+constexpr unsigned NumHostSamples = std::size(HostSamples);
+constexpr std::int64_t DefaultDynamicLimit = 48 * 1024;
+
+const FunctionDecl *kernelOf(const Expr *E) {
+  if (!E)
+    return nullptr;
+  E = E->IgnoreParenCasts();
+  if (const auto *UO = dyn_cast<UnaryOperator>(E))
+    if (UO->getOpcode() == UO_AddrOf)
+      E = UO->getSubExpr()->IgnoreParenCasts();
+  const auto *DRE = dyn_cast<DeclRefExpr>(E);
+  const auto *FD = DRE ? dyn_cast<FunctionDecl>(DRE->getDecl()) : nullptr;
+  if (!FD || !FD->hasAttr<CUDAGlobalAttr>())
+    return nullptr;
+  const FunctionDecl *Definition = nullptr;
+  return FD->hasBody(Definition) ? Definition : nullptr;
+}
+
+const Expr *withDefault(const Expr *E) {
+  if (const auto *Default = dyn_cast_or_null<CXXDefaultArgExpr>(E))
+    return Default->getExpr();
+  return E;
+}
+
+/// `cfg.Member = Value;` before \p Before in \p Body: the last such value.
+class MemberAssignments : public RecursiveASTVisitor<MemberAssignments> {
+public:
+  MemberAssignments(const VarDecl *Config, llvm::StringRef Member,
+                    SourceLocation Before, const SourceManager &SM)
+      : Config(Config), Member(Member), Before(Before), SM(SM) {}
+  const Expr *Value = nullptr;
+
+  bool VisitBinaryOperator(BinaryOperator *BO) {
+    if (BO->getOpcode() != BO_Assign ||
+        !SM.isBeforeInTranslationUnit(BO->getBeginLoc(), Before))
+      return true;
+    const auto *ME = dyn_cast<MemberExpr>(BO->getLHS()->IgnoreParenImpCasts());
+    if (!ME || ME->getMemberDecl()->getName() != Member)
+      return true;
+    const auto *Base = dyn_cast<DeclRefExpr>(ME->getBase()->IgnoreParenImpCasts());
+    if (Base && Base->getDecl() == Config)
+      Value = BO->getRHS();
+    return true;
+  }
+
+private:
+  const VarDecl *Config;
+  llvm::StringRef Member;
+  SourceLocation Before;
+  const SourceManager &SM;
+};
+
+} // namespace
+
+std::optional<LaunchSite> readLaunch(const Expr *E, const FunctionDecl *Caller,
+                                     ASTContext &Context) {
+  LaunchSite L;
+  L.Call = E;
+  L.Caller = Caller;
+  if (const auto *KC = dyn_cast<CUDAKernelCallExpr>(E)) {
+    L.Kernel = kernelOf(KC->getCallee());
+    const CallExpr *Config = KC->getConfig();
+    if (!L.Kernel || !Config || Config->getNumArgs() < 2)
+      return std::nullopt;
+    L.Block[0] = Config->getArg(1);
+    if (Config->getNumArgs() > 2)
+      L.Bytes = withDefault(Config->getArg(2));
+    for (const Expr *Arg : KC->arguments())
+      L.Args.push_back(Arg);
+    L.ArgsKnown = true;
+    return L;
+  }
+  const auto *CE = dyn_cast<CallExpr>(E);
+  const FunctionDecl *Callee = CE ? CE->getDirectCallee() : nullptr;
+  if (!Callee || !Callee->getIdentifier())
+    return std::nullopt;
+  llvm::StringRef Name = Callee->getName();
+  if ((Name == "cudaLaunchKernel" || Name == "cudaLaunchCooperativeKernel") &&
+      CE->getNumArgs() >= 3) {
+    L.Kernel = kernelOf(CE->getArg(0));
+    if (!L.Kernel)
+      return std::nullopt;
+    L.Block[0] = CE->getArg(2);
+    if (CE->getNumArgs() > 4)
+      L.Bytes = withDefault(CE->getArg(4));
+    return L;
+  }
+  if (Name == "cudaLaunchKernelEx" && CE->getNumArgs() >= 2 && Caller &&
+      Caller->getBody()) {
+    L.Kernel = kernelOf(CE->getArg(1));
+    const Expr *ConfigArg = CE->getArg(0)->IgnoreParenImpCasts();
+    if (const auto *UO = dyn_cast<UnaryOperator>(ConfigArg))
+      ConfigArg = UO->getSubExpr()->IgnoreParenImpCasts();
+    const auto *Ref = dyn_cast<DeclRefExpr>(ConfigArg);
+    const auto *Config = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+    if (!L.Kernel || !Config)
+      return std::nullopt;
+    const SourceManager &SM = Context.getSourceManager();
+    MemberAssignments Block(Config, "blockDim", CE->getBeginLoc(), SM);
+    Block.TraverseStmt(const_cast<Stmt *>(Caller->getBody()));
+    MemberAssignments Bytes(Config, "dynamicSmemBytes", CE->getBeginLoc(), SM);
+    Bytes.TraverseStmt(const_cast<Stmt *>(Caller->getBody()));
+    if (!Block.Value)
+      return std::nullopt;
+    L.Block[0] = Block.Value;
+    L.Bytes = Bytes.Value;
+    for (unsigned I = 2; I < CE->getNumArgs(); ++I)
+      L.Args.push_back(CE->getArg(I));
+    L.ArgsKnown = true;
+    return L;
+  }
+  return std::nullopt;
+}
+
+std::optional<SharedSizeAttribute> readSharedSizeAttribute(const CallExpr *CE) {
+  const FunctionDecl *Callee = CE->getDirectCallee();
+  if (!Callee || !Callee->getIdentifier() ||
+      Callee->getName() != "cudaFuncSetAttribute" || CE->getNumArgs() != 3)
+    return std::nullopt;
+  const auto *Attr =
+      dyn_cast<DeclRefExpr>(CE->getArg(1)->IgnoreParenImpCasts());
+  if (!Attr || !Attr->getDecl()->getIdentifier() ||
+      Attr->getDecl()->getName() !=
+          "cudaFuncAttributeMaxDynamicSharedMemorySize")
+    return std::nullopt;
+  SharedSizeAttribute A;
+  A.Call = CE;
+  A.Kernel = kernelOf(CE->getArg(0));
+  A.Value = CE->getArg(2);
+  if (!A.Kernel)
+    return std::nullopt;
+  return A;
+}
+
+std::int64_t DynamicSharedBoundsAnalysis::targetLimit(llvm::StringRef Arch) {
+  // The opt-in maximum of dynamic shared memory per block (CUDA
+  // Programming Guide, "Technical Specifications per Compute Capability").
+  return llvm::StringSwitch<std::int64_t>(Arch)
+      .Cases({"sm_70", "sm_72"}, 96 * 1024)
+      .Case("sm_75", 64 * 1024)
+      .Cases({"sm_80", "sm_87"}, 163 * 1024)
+      .Cases({"sm_86", "sm_89", "sm_120", "sm_121"}, 99 * 1024)
+      .Cases({"sm_90", "sm_90a", "sm_100", "sm_100a", "sm_103"}, 227 * 1024)
+      .Default(0);
+}
+
+struct DynamicSharedBoundsAnalysis::KernelInfo {
+  std::unique_ptr<SharedAccessCollector> Collector;
+  std::vector<unsigned> Dynamic; // Indices of accesses into the pool.
+};
+
+DynamicSharedBoundsAnalysis::DynamicSharedBoundsAnalysis(
+    ThreadDependenceAnalysis &Dependence, DynamicSharedHandler &Handler,
+    bool ReportPossible)
+    : Dependence(Dependence), Handler(Handler), ReportPossible(ReportPossible) {}
+
+DynamicSharedBoundsAnalysis::~DynamicSharedBoundsAnalysis() = default;
+
+DynamicSharedBoundsAnalysis::KernelInfo *
+DynamicSharedBoundsAnalysis::kernelInfo(const FunctionDecl *Kernel) {
+  auto It = Kernels.find(Kernel);
+  if (It != Kernels.end())
+    return It->second.get();
+  auto &Info = Kernels[Kernel];
+  const FunctionDependence *Deps = Dependence.analyze(Kernel);
+  if (!Deps)
+    return nullptr;
+  Info = std::make_unique<KernelInfo>();
+  Info->Collector =
+      std::make_unique<SharedAccessCollector>(Dependence.getContext(), *Deps);
+  Info->Collector->collect();
+  const auto &Accesses = Info->Collector->accesses();
+  for (unsigned I = 0; I < Accesses.size(); ++I)
+    if (Accesses[I].isDynamic())
+      Info->Dynamic.push_back(I);
+  return Info.get();
+}
+
+SymbolicTranslator &
+DynamicSharedBoundsAnalysis::hostTranslator(const FunctionDecl *Caller) {
+  auto &T = Hosts[Caller];
+  if (!T)
+    T = std::make_unique<SymbolicTranslator>(Dependence.getContext(), Caller,
+                                             nullptr);
+  return *T;
+}
+
+void DynamicSharedBoundsAnalysis::analyze(
+    llvm::ArrayRef<LaunchSite> Launches,
+    llvm::ArrayRef<SharedSizeAttribute> Attributes) {
+  for (const LaunchSite &Launch : Launches)
+    analyzeLaunch(Launch, Attributes);
+}
+
+namespace {
+
+/// The three components of a dim3 (or integer) block argument, in the host
+/// function's symbolic form; none when not computable.
+std::optional<std::array<SymId, 3>> blockComponents(const Expr *E,
+                                                    SymbolicTranslator &T,
+                                                    unsigned Depth = 0) {
+  if (!E || Depth > 8)
+    return std::nullopt;
+  E = E->IgnoreImplicit()->IgnoreParens();
+  if (const auto *Cast = dyn_cast<CXXFunctionalCastExpr>(E))
+    return blockComponents(Cast->getSubExpr(), T, Depth + 1);
+  if (const auto *Construct = dyn_cast<CXXConstructExpr>(E)) {
+    if (Construct->getNumArgs() == 1 &&
+        Construct->getArg(0)->getType()->isRecordType())
+      return blockComponents(Construct->getArg(0), T, Depth + 1);
+    if (Construct->getNumArgs() > 3)
+      return std::nullopt;
+    std::array<SymId, 3> Parts = {T.constant(1), T.constant(1), T.constant(1)};
+    for (unsigned I = 0; I < Construct->getNumArgs(); ++I)
+      Parts[I] = T.translate(withDefault(Construct->getArg(I)));
+    return Parts;
+  }
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    if (VD && VD->getType()->isRecordType()) {
+      if (!VD->getInit() || T.assignmentsTo(VD) != 0)
+        return std::nullopt;
+      return blockComponents(VD->getInit(), T, Depth + 1);
+    }
+  }
+  if (E->getType()->isIntegerType())
+    return std::array<SymId, 3>{T.translate(E), T.constant(1), T.constant(1)};
+  return std::nullopt;
+}
+
+std::string describeHostValues(const SymbolicTranslator &T,
+                               llvm::ArrayRef<unsigned> Atoms,
+                               const std::vector<std::int64_t> &Values) {
+  std::string Text;
+  for (unsigned Atom : Atoms) {
+    if (!Text.empty())
+      Text += ", ";
+    Text += "'" + T.atoms()[Atom].Name + "' is " + std::to_string(Values[Atom]);
+  }
+  return Text;
+}
+
+} // namespace
+
+void DynamicSharedBoundsAnalysis::analyzeLaunch(
+    const LaunchSite &Launch, llvm::ArrayRef<SharedSizeAttribute> Attributes) {
+  KernelInfo *Info = kernelInfo(Launch.Kernel);
+  if (!Info || !Launch.Caller)
+    return;
+  ASTContext &Context = Dependence.getContext();
+  SharedAccessCollector &Col = *Info->Collector;
+  SymbolicTranslator &KT = Col.symbols();
+  SymbolicTranslator &HT = hostTranslator(Launch.Caller);
+  const auto &Accesses = Col.accesses();
+
+  DynamicSharedProblem Base;
+  Base.Launch = &Launch;
+  if (!Info->Dynamic.empty()) {
+    const SharedAccess &First = Accesses[Info->Dynamic.front()];
+    Base.Pool = First.Var;
+    Base.Access = First.E;
+    Base.Via = First.Via;
+  }
+
+  SymId Bytes = Launch.Bytes ? HT.translate(Launch.Bytes) : HT.constant(0);
+  llvm::SmallVector<unsigned, 4> HostAtoms;
+  HT.collectAtoms(Bytes, HostAtoms);
+  SymEnv NoValues;
+  std::optional<std::int64_t> ConstantBytes =
+      HostAtoms.empty() ? HT.evaluate(Bytes, NoValues) : std::nullopt;
+
+  // A kernel that uses the pool, launched with none of it.
+  if (!Info->Dynamic.empty() && ConstantBytes && *ConstantBytes == 0) {
+    DynamicSharedProblem P = Base;
+    P.What = DynamicSharedProblem::NoBytes;
+    Handler.handleProblem(P);
+    return;
+  }
+  // Sizes the launch cannot get.
+  if (ConstantBytes && *ConstantBytes > DefaultDynamicLimit) {
+    const SourceManager &SM = Context.getSourceManager();
+    bool Raised = llvm::any_of(Attributes, [&](const SharedSizeAttribute &A) {
+      if (A.Kernel != Launch.Kernel ||
+          !SM.isBeforeInTranslationUnit(A.Call->getBeginLoc(),
+                                        Launch.Call->getBeginLoc()))
+        return false;
+      Expr::EvalResult Value;
+      return A.Value->isValueDependent() ||
+             !A.Value->EvaluateAsInt(Value, Context) ||
+             Value.Val.getInt().getExtValue() >= *ConstantBytes;
+    });
+    const TargetInfo *Device = Context.getLangOpts().CUDAIsDevice
+                                   ? &Context.getTargetInfo()
+                                   : Context.getAuxTargetInfo();
+    std::string Arch = Device ? Device->getTargetOpts().CPU : "";
+    std::int64_t Limit = targetLimit(Arch);
+    DynamicSharedProblem P = Base;
+    P.Bytes = *ConstantBytes;
+    if (Limit && *ConstantBytes > Limit) {
+      // No attribute can help: say that rather than ask for one.
+      P.What = DynamicSharedProblem::AboveTarget;
+      P.Limit = Limit;
+      P.Target = Arch;
+      Handler.handleProblem(P);
+    } else if (!Raised) {
+      P.What = DynamicSharedProblem::AboveDefault;
+      P.Limit = DefaultDynamicLimit;
+      Handler.handleProblem(P);
+    }
+  }
+  if (Info->Dynamic.empty())
+    return;
+
+  // Overflow: evaluate the launch's values for each sample of what the host
+  // code does not say, and the kernel's reach with them.
+  auto Block = Launch.Block[0] ? blockComponents(Launch.Block[0], HT)
+                               : std::nullopt;
+  if (!Block)
+    return;
+  for (SymId Part : *Block)
+    HT.collectAtoms(Part, HostAtoms);
+  llvm::SmallVector<SymId, 8> Args;
+  for (const Expr *Arg : Launch.Args) {
+    Args.push_back(Arg->getType()->isIntegralOrEnumerationType()
+                       ? HT.translate(Arg)
+                       : -1);
+    if (Args.back() >= 0 && !HT.isUnknown(Args.back()))
+      HT.collectAtoms(Args.back(), HostAtoms);
+  }
+  if (HostAtoms.size() > 2)
+    return;
+  unsigned Combos = 1;
+  for (unsigned I = 0; I < HostAtoms.size(); ++I)
+    Combos *= NumHostSamples;
+
+  unsigned Evaluated = 0, Overflowing = 0;
+  DynamicSharedProblem Worst = Base;
+  std::string FirstWhen;
+  std::vector<std::int64_t> HostValues(HT.atoms().size(), 0);
+  for (unsigned Combo = 0; Combo < Combos; ++Combo) {
+    unsigned C = Combo;
+    for (unsigned Atom : HostAtoms) {
+      HostValues[Atom] = HostSamples[C % NumHostSamples];
+      C /= NumHostSamples;
+    }
+    SymEnv HostEnv;
+    HostEnv.Atoms = HostValues.data();
+    BlockShape Shape;
+    bool Valid = true;
+    for (unsigned D = 0; D < 3; ++D) {
+      auto V = HT.evaluate((*Block)[D], HostEnv);
+      if (!V)
+        return; // The shape is not computable at all.
+      Shape.Dim[D] = *V;
+      Valid &= *V >= 1;
+    }
+    auto BytesHere = HT.evaluate(Bytes, HostEnv);
+    if (!BytesHere)
+      return;
+    if (!Valid || Shape.threads() > 1024 || *BytesHere < 0)
+      continue; // Not a launch that can happen.
+
+    // Kernel atoms: parameters take the arguments' values; others are
+    // unknown.
+    const auto &KernelAtoms = KT.atoms();
+    std::vector<std::int64_t> KernelValues(KernelAtoms.size(), 0);
+    std::vector<bool> Known(KernelAtoms.size(), false);
+    for (unsigned I = 0; I < KernelAtoms.size(); ++I) {
+      const auto *Param = dyn_cast_or_null<ParmVarDecl>(KernelAtoms[I].Var);
+      if (!Param || KernelAtoms[I].isLoopCounter())
+        continue;
+      unsigned Index = Param->getFunctionScopeIndex();
+      if (!Launch.ArgsKnown || Index >= Args.size() || Args[Index] < 0)
+        continue;
+      if (auto V = HT.evaluate(Args[Index], HostEnv)) {
+        KernelValues[I] = *V;
+        Known[I] = true;
+      }
+    }
+
+    std::int64_t Reach = -1;
+    DynamicSharedProblem Here = Base;
+    bool Decided = true;
+    for (unsigned Index : Info->Dynamic) {
+      const SharedAccess &A = Accesses[Index];
+      if (A.UnknownGuard || KT.isUnknown(A.Offset)) {
+        Decided = false;
+        continue;
+      }
+      llvm::SmallVector<unsigned, 4> Atoms;
+      KT.collectAtoms(A.Offset, Atoms);
+      for (const auto &Guard : A.Guards)
+        KT.collectAtoms(Guard.first, Atoms);
+      SymEnv DimsEnv = SharedAccessCollector::envFor(0, Shape, KernelValues.data());
+      std::vector<std::pair<unsigned, std::vector<std::int64_t>>> Loops;
+      bool Computable = true;
+      unsigned LoopCombos = 1;
+      for (unsigned Atom : Atoms) {
+        if (KernelAtoms[Atom].isLoopCounter()) {
+          auto Values = KT.loopValues(Atom, DimsEnv, /*UseAtoms=*/true);
+          if (Values.empty()) {
+            Computable = false;
+            break;
+          }
+          LoopCombos *= Values.size();
+          Loops.push_back({Atom, std::move(Values)});
+        } else if (!Known[Atom]) {
+          Computable = false;
+          break;
+        }
+      }
+      if (!Computable || LoopCombos > 4096) {
+        Decided = false;
+        continue;
+      }
+      for (unsigned L = 0; L < LoopCombos; ++L) {
+        unsigned Rest = L;
+        for (const auto &[Atom, Values] : Loops) {
+          KernelValues[Atom] = Values[Rest % Values.size()];
+          Rest /= Values.size();
+        }
+        for (std::int64_t T = 0; T < Shape.threads(); ++T) {
+          SymEnv Env = SharedAccessCollector::envFor(T, Shape, KernelValues.data());
+          bool Runs = true;
+          for (const auto &[Guard, Polarity] : A.Guards) {
+            auto V = KT.evaluate(Guard, Env);
+            if (!V) {
+              Runs = false;
+              Decided = false;
+              break;
+            }
+            Runs &= (*V != 0) == Polarity;
+          }
+          if (!Runs)
+            continue;
+          auto Offset = KT.evaluate(A.Offset, Env);
+          if (!Offset) {
+            Decided = false;
+            continue;
+          }
+          if (*Offset + A.Width > Reach) {
+            Reach = *Offset + A.Width;
+            Here.Access = A.E;
+            Here.Via = A.Via;
+            Here.Thread = T;
+            Here.AccessBegin = *Offset;
+            Here.Carved = A.Carved;
+            Here.Pool = A.Var;
+          }
+        }
+      }
+    }
+    ++Evaluated;
+    if (Reach > *BytesHere) {
+      ++Overflowing;
+      // Show the largest launch that overflows: the samples grow.
+      {
+        Worst = Here;
+        Worst.Bytes = *BytesHere;
+        Worst.Reach = Reach;
+        Worst.Shape = Shape;
+        FirstWhen = describeHostValues(HT, HostAtoms, HostValues);
+      }
+    } else if (!Decided) {
+      // The part that could be computed fits; the rest is unknown.
+      --Evaluated;
+    }
+  }
+  if (Overflowing == 0)
+    return;
+  Worst.What = DynamicSharedProblem::Overflow;
+  Worst.Certain = Overflowing == Evaluated;
+  Worst.When = FirstWhen;
+  if (Worst.Certain || ReportPossible)
+    Handler.handleProblem(Worst);
+}
+
+} // namespace clang::cuda_tidy

@@ -1,0 +1,135 @@
+//===--- DynamicSharedBounds.h - Dynamic shared memory vs launch -*- C++ -*-===//
+//
+// `extern __shared__` memory has exactly the size the launch passes. This
+// analysis computes, for each launch in the translation unit whose kernel
+// is defined there, how far the kernel's accesses into the dynamic pool
+// reach and compares it with the bytes passed.
+//
+// ## How
+// - The kernel's accesses come from SharedAccessCollector: every
+//   `extern __shared__` declaration names one pool; carving (`pool +
+//   blockDim.x`, `(double *)&pool[n]`), element types and `__device__`
+//   helpers are followed there.
+// - The launch's block shape, byte count and kernel arguments are
+//   translated in the launching host function (SymbolicIndex.h). Values the
+//   translation does not know (a size read from the command line, a function
+//   parameter) are sampled; because the same value is used wherever it
+//   appears, a byte count tied to the block shape (`n * sizeof(float)` with
+//   `n` threads) is judged with the tie.
+// - For each sample, the pool's reach is the largest end of an access over
+//   every thread of the block and every value of the loop counters involved,
+//   with kernel parameters bound to the launch's arguments.
+// - An overflow at every sample is certain; at some samples only, possible
+//   (reported when asked, saying for which values). A launch whose shape,
+//   byte count or needed arguments cannot be evaluated is left alone.
+//
+// Also: a launch that passes no dynamic shared memory to a kernel that uses
+// it; more than the 48 KiB default without cudaFuncSetAttribute(kernel,
+// cudaFuncAttributeMaxDynamicSharedMemorySize, ...) before the launch; more
+// than the target architecture allows at all.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CUDA_TIDY_ANALYSIS_DYNAMICSHAREDBOUNDS_H
+#define CUDA_TIDY_ANALYSIS_DYNAMICSHAREDBOUNDS_H
+
+#include "analysis/SharedAccesses.h"
+#include "analysis/ThreadDependence.h"
+#include "llvm/ADT/DenseMap.h"
+#include <memory>
+
+namespace clang::cuda_tidy {
+
+/// One kernel launch, in whatever API spelled it.
+struct LaunchSite {
+  const Expr *Call = nullptr;
+  const FunctionDecl *Kernel = nullptr;
+  /// The host function the launch is in.
+  const FunctionDecl *Caller = nullptr;
+  /// The block shape's three components; null for a component that is not
+  /// spelled (then it is 1), or BlockUnknown set.
+  const Expr *Block[3] = {nullptr, nullptr, nullptr};
+  bool BlockUnknown = false;
+  /// The byte count; null when the launch passes none.
+  const Expr *Bytes = nullptr;
+  /// The kernel's arguments, when the API passes them one by one.
+  llvm::SmallVector<const Expr *, 8> Args;
+  bool ArgsKnown = false;
+};
+
+/// A cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+/// value) call.
+struct SharedSizeAttribute {
+  const CallExpr *Call = nullptr;
+  const FunctionDecl *Kernel = nullptr;
+  const Expr *Value = nullptr;
+};
+
+struct DynamicSharedProblem {
+  enum Kind { Overflow, NoBytes, AboveDefault, AboveTarget } What = Overflow;
+  const LaunchSite *Launch = nullptr;
+  std::int64_t Bytes = 0;
+  std::int64_t Reach = 0;
+  /// Overflow: whether it happens for every value tried; if not, for which.
+  bool Certain = true;
+  std::string When;
+  /// The access that reaches furthest, the thread, the block shape, and
+  /// the carving that put it there.
+  const Expr *Access = nullptr;
+  const CallExpr *Via = nullptr;
+  std::int64_t Thread = 0;
+  std::int64_t AccessBegin = 0;
+  BlockShape Shape;
+  const VarDecl *Pool = nullptr;
+  const VarDecl *Carved = nullptr;
+  std::int64_t Limit = 0;
+  std::string Target;
+};
+
+class DynamicSharedHandler {
+public:
+  virtual ~DynamicSharedHandler();
+  virtual void handleProblem(const DynamicSharedProblem &Problem) = 0;
+};
+
+class DynamicSharedBoundsAnalysis {
+public:
+  DynamicSharedBoundsAnalysis(ThreadDependenceAnalysis &Dependence,
+                              DynamicSharedHandler &Handler,
+                              bool ReportPossible);
+  ~DynamicSharedBoundsAnalysis();
+
+  void analyze(llvm::ArrayRef<LaunchSite> Launches,
+               llvm::ArrayRef<SharedSizeAttribute> Attributes);
+
+  /// The most dynamic shared memory one block may have on \p Arch
+  /// ("sm_90"), or 0 when unknown.
+  static std::int64_t targetLimit(llvm::StringRef Arch);
+
+private:
+  struct KernelInfo;
+  KernelInfo *kernelInfo(const FunctionDecl *Kernel);
+  SymbolicTranslator &hostTranslator(const FunctionDecl *Caller);
+  void analyzeLaunch(const LaunchSite &Launch,
+                     llvm::ArrayRef<SharedSizeAttribute> Attributes);
+
+  ThreadDependenceAnalysis &Dependence;
+  DynamicSharedHandler &Handler;
+  bool ReportPossible;
+  llvm::DenseMap<const FunctionDecl *, std::unique_ptr<KernelInfo>> Kernels;
+  llvm::DenseMap<const FunctionDecl *, std::unique_ptr<SymbolicTranslator>>
+      Hosts;
+};
+
+/// Reads a launch out of a `<<<...>>>` expression or a call to
+/// cudaLaunchKernel, cudaLaunchCooperativeKernel or cudaLaunchKernelEx; none
+/// when \p E is none of them or names no kernel defined in the TU.
+std::optional<LaunchSite> readLaunch(const Expr *E, const FunctionDecl *Caller,
+                                     ASTContext &Context);
+/// Reads a cudaFuncSetAttribute call that sets the dynamic shared memory
+/// limit of a kernel.
+std::optional<SharedSizeAttribute> readSharedSizeAttribute(const CallExpr *CE);
+
+} // namespace clang::cuda_tidy
+
+#endif // CUDA_TIDY_ANALYSIS_DYNAMICSHAREDBOUNDS_H
