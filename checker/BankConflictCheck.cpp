@@ -135,7 +135,10 @@ void BankConflictCheck::registerMatchers(MatchFinder *Finder) {
                                   unless(isExpansionInSystemHeader()))
                          .bind("kernel"),
                      this);
-  Finder->addMatcher(cudaKernelCallExpr().bind("launch"), this);
+  Finder->addMatcher(
+      cudaKernelCallExpr(optionally(hasAncestor(functionDecl().bind("caller"))))
+          .bind("launch"),
+      this);
 }
 
 void BankConflictCheck::check(const MatchFinder::MatchResult &Result) {
@@ -161,7 +164,9 @@ void BankConflictCheck::check(const MatchFinder::MatchResult &Result) {
   }
   if (const auto *Launch =
           Result.Nodes.getNodeAs<CUDAKernelCallExpr>("launch")) {
-    State->Launches.addLaunch(Launch, *Result.Context);
+    State->Launches.addLaunch(
+        Launch, Result.Nodes.getNodeAs<FunctionDecl>("caller"),
+        *Result.Context);
     return;
   }
   const auto *Kernel = Result.Nodes.getNodeAs<FunctionDecl>("kernel");

@@ -1,32 +1,81 @@
 //===--- KernelLaunches.cpp - Kernels and their launch shapes -------------===//
 
 #include "KernelLaunches.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 
 using namespace clang::cuda_tidy;
 
 namespace clang::tidy::cuda_tidy {
 
+namespace {
+
+/// The kernels a local function pointer is set to in a function body.
+class PointerTargets : public RecursiveASTVisitor<PointerTargets> {
+public:
+  explicit PointerTargets(const VarDecl *Pointer) : Pointer(Pointer) {}
+  llvm::SmallVector<const FunctionDecl *, 4> Kernels;
+
+  bool VisitBinaryOperator(BinaryOperator *BO) {
+    if (BO->getOpcode() == BO_Assign)
+      if (const auto *Ref =
+              dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts()))
+        if (Ref->getDecl() == Pointer)
+          add(BO->getRHS());
+    return true;
+  }
+  void add(const Expr *E) {
+    E = E->IgnoreParenCasts();
+    if (const auto *UO = dyn_cast<UnaryOperator>(E))
+      if (UO->getOpcode() == UO_AddrOf)
+        E = UO->getSubExpr()->IgnoreParenCasts();
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
+      if (const auto *FD = dyn_cast<FunctionDecl>(Ref->getDecl()))
+        if (FD->hasAttr<CUDAGlobalAttr>())
+          Kernels.push_back(FD->getDefinition() ? FD->getDefinition() : FD);
+  }
+
+private:
+  const VarDecl *Pointer;
+};
+
+} // namespace
+
 void KernelLaunches::addLaunch(const CUDAKernelCallExpr *Launch,
+                               const FunctionDecl *Caller,
                                ASTContext &Context) {
-  const FunctionDecl *Kernel = Launch->getDirectCallee();
-  if (!Kernel)
-    return;
-  if (const FunctionDecl *Definition = Kernel->getDefinition())
-    Kernel = Definition;
+  llvm::SmallVector<const FunctionDecl *, 4> Targets;
+  if (const FunctionDecl *Kernel = Launch->getDirectCallee()) {
+    Targets.push_back(Kernel->getDefinition() ? Kernel->getDefinition()
+                                              : Kernel);
+  } else if (const auto *Ref = dyn_cast<DeclRefExpr>(
+                 Launch->getCallee()->IgnoreParenImpCasts())) {
+    const auto *Pointer = dyn_cast<VarDecl>(Ref->getDecl());
+    if (!Pointer || !Pointer->hasLocalStorage() || !Caller ||
+        !Caller->getBody())
+      return;
+    PointerTargets Finder(Pointer);
+    if (Pointer->getInit())
+      Finder.add(Pointer->getInit());
+    Finder.TraverseStmt(const_cast<Stmt *>(Caller->getBody()));
+    Targets = Finder.Kernels;
+  }
   std::optional<BlockShape> Shape =
       Launch->getConfig()->getNumArgs() > 1
           ? evaluateBlockShape(Launch->getConfig()->getArg(1), Context)
           : std::nullopt;
-  if (!Shape) {
-    Unknown.insert(Kernel);
-    return;
+  for (const FunctionDecl *Kernel : Targets) {
+    if (!Shape) {
+      Unknown.insert(Kernel);
+      continue;
+    }
+    auto &Known = Shapes[Kernel];
+    if (llvm::any_of(Known, [&](const BlockShape &Other) {
+          return Other.Dim == Shape->Dim;
+        }))
+      continue;
+    if (Known.size() < 4)
+      Known.push_back(*Shape);
   }
-  auto &Known = Shapes[Kernel];
-  for (const BlockShape &Other : Known)
-    if (Other.Dim == Shape->Dim)
-      return;
-  if (Known.size() < 4)
-    Known.push_back(*Shape);
 }
 
 llvm::ArrayRef<BlockShape>

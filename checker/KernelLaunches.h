@@ -24,8 +24,11 @@ class KernelLaunches {
 public:
   void addKernel(const FunctionDecl *Kernel) { Kernels.push_back(Kernel); }
   /// Records the block shape of \p Launch; a shape that is not a constant
-  /// makes the kernel's shapes unknown.
-  void addLaunch(const CUDAKernelCallExpr *Launch, ASTContext &Context);
+  /// makes the kernel's shapes unknown. A launch through a local function
+  /// pointer (`kernel = &transposeNaive; kernel<<<g, b>>>(...)`) counts for
+  /// every kernel assigned to the pointer in \p Caller.
+  void addLaunch(const CUDAKernelCallExpr *Launch, const FunctionDecl *Caller,
+                 ASTContext &Context);
 
   llvm::ArrayRef<const FunctionDecl *> kernels() const { return Kernels; }
   /// The constant block shapes \p Kernel is launched with; empty when there
