@@ -317,6 +317,12 @@ void DynamicSharedBoundsAnalysis::analyzeLaunch(
                                    : Context.getAuxTargetInfo();
     std::string Arch = Device ? Device->getTargetOpts().CPU : "";
     std::int64_t Limit = targetLimit(Arch);
+    if (!Limit) {
+      // The host pass may not know the architecture: the largest any
+      // current GPU allows is still a limit.
+      Limit = 227 * 1024;
+      Arch = "any current GPU";
+    }
     DynamicSharedProblem P = Base;
     P.Bytes = *ConstantBytes;
     if (Limit && *ConstantBytes > Limit) {
@@ -357,8 +363,7 @@ void DynamicSharedBoundsAnalysis::analyzeLaunch(
     Combos *= NumHostSamples;
 
   unsigned Evaluated = 0, Overflowing = 0;
-  DynamicSharedProblem Worst = Base;
-  std::string FirstWhen;
+  DynamicSharedProblem Worst = Base, Smallest = Base;
   std::vector<std::int64_t> HostValues(HT.atoms().size(), 0);
   for (unsigned Combo = 0; Combo < Combos; ++Combo) {
     unsigned C = Combo;
@@ -475,15 +480,15 @@ void DynamicSharedBoundsAnalysis::analyzeLaunch(
     }
     ++Evaluated;
     if (Reach > *BytesHere) {
-      ++Overflowing;
-      // Show the largest launch that overflows: the samples grow.
-      {
-        Worst = Here;
-        Worst.Bytes = *BytesHere;
-        Worst.Reach = Reach;
-        Worst.Shape = Shape;
-        FirstWhen = describeHostValues(HT, HostAtoms, HostValues);
-      }
+      // The samples grow: keep the smallest overflow (the threshold, for a
+      // possible one) and the largest (for a certain one).
+      Here.Bytes = *BytesHere;
+      Here.Reach = Reach;
+      Here.Shape = Shape;
+      Here.When = describeHostValues(HT, HostAtoms, HostValues);
+      if (++Overflowing == 1)
+        Smallest = Here;
+      Worst = Here;
     } else if (!Decided) {
       // The part that could be computed fits; the rest is unknown.
       --Evaluated;
@@ -491,11 +496,11 @@ void DynamicSharedBoundsAnalysis::analyzeLaunch(
   }
   if (Overflowing == 0)
     return;
-  Worst.What = DynamicSharedProblem::Overflow;
-  Worst.Certain = Overflowing == Evaluated;
-  Worst.When = FirstWhen;
-  if (Worst.Certain || ReportPossible)
-    Handler.handleProblem(Worst);
+  DynamicSharedProblem &Shown = Overflowing == Evaluated ? Worst : Smallest;
+  Shown.What = DynamicSharedProblem::Overflow;
+  Shown.Certain = Overflowing == Evaluated;
+  if (Shown.Certain || ReportPossible)
+    Handler.handleProblem(Shown);
 }
 
 } // namespace clang::cuda_tidy
