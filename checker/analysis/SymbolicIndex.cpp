@@ -352,6 +352,12 @@ SymId SymbolicTranslator::translateVar(const VarDecl *VD, const Expr *Use) {
     ++Depth;
     SymId Id = translate(VD->getInit());
     --Depth;
+    // A value the translation cannot follow (a call, a load) is still one
+    // value: an atom, unless it may differ between threads.
+    bool Thread = Dependence &&
+                  (Dependence->getVariableDeps(VD) & dep::Thread) != 0;
+    if (isUnknown(Id) && !Thread)
+      Id = atomFor(VD, VD->getName().str());
     VarCache[VD] = Id;
     return Id;
   }

@@ -35,6 +35,16 @@ struct uint3 {
   unsigned int x, y, z;
 };
 
+// Vector types, aligned as the real ones are (vector_types.h).
+struct __attribute__((aligned(8))) float2 {
+  float x, y;
+};
+struct __attribute__((aligned(16))) float4 {
+  float x, y, z, w;
+};
+struct __attribute__((aligned(16))) int4 {
+  int x, y, z, w;
+};
 struct dim3 {
   unsigned int x, y, z;
   __host__ __device__ constexpr dim3(unsigned int vx = 1, unsigned int vy = 1,
