@@ -88,6 +88,11 @@ subprocess.run(
 base_command = [clang_tidy, "--load=" + plugin_copy, "-p", database]
 
 
+# The checks print their slowest per-function analysis when this is set.
+child_env = dict(os.environ, CUDA_TIDY_TIMING="1")
+slowest = {}  # check -> (seconds, function, file)
+
+
 def cpu_seconds(checks, path):
     """User+system CPU time of one clang-tidy run, and whether it was clean."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -96,7 +101,16 @@ def cpu_seconds(checks, path):
         stdin=subprocess.DEVNULL,
         capture_output=True,
         text=True,
+        env=child_env,
     )
+    for line in run.stderr.splitlines():
+        # "cuda-bank-conflict: slowest 'kernel' took 0.012 s"
+        if ": slowest '" in line and line.endswith(" s"):
+            check, rest = line.split(": slowest '", 1)
+            name, took = rest.rsplit("' took ", 1)
+            seconds_taken = float(took[:-2])
+            if seconds_taken > slowest.get(check, (-1,))[0]:
+                slowest[check] = (seconds_taken, name, path)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     seconds = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     clean = run.returncode == 0 and "[clang-diagnostic-error]" not in run.stdout
@@ -167,6 +181,12 @@ print()
 print(f"total (a) baseline:  {totals['a']:.2f} s CPU")
 print(f"total (b) + cuda-*:  {totals['b']:.2f} s CPU")
 print(f"ratio b/a: {totals['b'] / totals['a']:.3f}")
+print()
+print("slowest function analysed, per check (wall seconds of that analysis):")
+for check in sorted(slowest):
+    seconds_taken, name, path = slowest[check]
+    print(f"  {check}: {seconds_taken:.3f} s for '{name}' in "
+          f"{os.path.relpath(path, corpus_root)}")
 if unclean:
     print(f"warning: {len(unclean)} runs reported errors or failed; see '(errors)' above")
 PYTHON

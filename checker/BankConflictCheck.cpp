@@ -2,6 +2,7 @@
 
 #include "BankConflictCheck.h"
 #include "KernelLaunches.h"
+#include "Timing.h"
 #include "analysis/BankConflict.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -24,8 +25,12 @@ public:
   KernelLaunches Launches;
 
   void analyze() {
+    SlowestAnalysis Slowest;
     for (const FunctionDecl *Kernel : Launches.kernels())
-      Banks.analyzeKernel(Kernel, Launches.shapesOf(Kernel));
+      Slowest.time(Kernel->getNameAsString(), [&] {
+        Banks.analyzeKernel(Kernel, Launches.shapesOf(Kernel));
+      });
+    Slowest.report("cuda-bank-conflict");
   }
 
   static std::string shapeText(const BlockShape &S) {

@@ -1,6 +1,7 @@
 //===--- DivergentBarrierCheck.cpp - cuda-tidy ----------------------------===//
 
 #include "DivergentBarrierCheck.h"
+#include "Timing.h"
 #include "analysis/BarrierDivergence.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -20,7 +21,10 @@ public:
         Barriers(Dependence, *this) {}
 
   ASTContext &getContext() const { return Context; }
-  void analyze(const FunctionDecl *FD) { Barriers.analyze(FD); }
+  void analyze(const FunctionDecl *FD) {
+    Slowest.time(FD->getNameAsString(), [&] { Barriers.analyze(FD); });
+  }
+  SlowestAnalysis Slowest;
 
   void handleDivergentBarrier(const DivergentBarrier &D) override {
     // Decided at the end of the translation unit, once every caller is known.
@@ -37,6 +41,7 @@ public:
       if (!Barriers.onlyCalledBeforeKernelExit(D.Function))
         report(D);
     Pending.clear();
+    Slowest.report("cuda-divergent-barrier");
   }
 
   void report(const DivergentBarrier &D) {

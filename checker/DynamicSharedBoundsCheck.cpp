@@ -1,6 +1,7 @@
 //===--- DynamicSharedBoundsCheck.cpp - cuda-tidy -------------------------===//
 
 #include "DynamicSharedBoundsCheck.h"
+#include "Timing.h"
 #include "analysis/DynamicSharedBounds.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -23,7 +24,11 @@ public:
   std::vector<LaunchSite> Launches;
   std::vector<SharedSizeAttribute> Attributes;
 
-  void analyze() { Bounds.analyze(Launches, Attributes); }
+  void analyze() {
+    SlowestAnalysis Slowest;
+    Slowest.time("all launches", [&] { Bounds.analyze(Launches, Attributes); });
+    Slowest.report("cuda-dynamic-shared-bounds");
+  }
 
   void handleProblem(const DynamicSharedProblem &P) override {
     const Expr *Call = P.Launch->Call;

@@ -2,13 +2,13 @@
 
 #include "SharedMemoryRaceCheck.h"
 #include "KernelLaunches.h"
+#include "Timing.h"
 #include "analysis/SharedMemoryRace.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/DenseSet.h"
-#include "llvm/Support/Process.h"
 
 using namespace clang::ast_matchers;
 using namespace clang::cuda_tidy;
@@ -29,13 +29,12 @@ public:
   KernelLaunches Launches;
 
   void analyze() {
+    SlowestAnalysis Slowest;
     for (const FunctionDecl *Kernel : Launches.kernels())
-      Races.analyzeKernel(Kernel, Launches.shapesOf(Kernel));
-    if (llvm::sys::Process::GetEnv("CUDA_TIDY_TIMING") &&
-        Races.slowestKernel())
-      llvm::errs() << "cuda-shared-memory-race: slowest kernel '"
-                   << Races.slowestKernel()->getNameAsString() << "' took "
-                   << llvm::format("%.3f", Races.slowestSeconds()) << " s\n";
+      Slowest.time(Kernel->getNameAsString(), [&] {
+        Races.analyzeKernel(Kernel, Launches.shapesOf(Kernel));
+      });
+    Slowest.report("cuda-shared-memory-race");
   }
 
   void handleRace(const SharedRace &Race) override {

@@ -18,7 +18,6 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallPtrSet.h"
-#include <chrono>
 #include <deque>
 #include <functional>
 #include <iterator>
@@ -642,7 +641,6 @@ void KernelRaceFinder::run(llvm::ArrayRef<BlockShape> Shapes) {
 
 void SharedMemoryRaceAnalysis::analyzeKernel(const FunctionDecl *Kernel,
                                              llvm::ArrayRef<BlockShape> Shapes) {
-  auto Begin = std::chrono::steady_clock::now();
   const FunctionDependence *Deps = Dependence.analyze(Kernel);
   if (!Deps)
     return;
@@ -650,13 +648,6 @@ void SharedMemoryRaceAnalysis::analyzeKernel(const FunctionDecl *Kernel,
   Collector.collect();
   KernelRaceFinder(Collector, Handler, Options, Deps->getFunction())
       .run(Shapes);
-  double Seconds = std::chrono::duration<double>(
-                       std::chrono::steady_clock::now() - Begin)
-                       .count();
-  if (Seconds > Slowest) {
-    Slowest = Seconds;
-    SlowestKernel = Kernel;
-  }
 }
 
 } // namespace clang::cuda_tidy

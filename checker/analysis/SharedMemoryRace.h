@@ -105,16 +105,10 @@ public:
   void analyzeKernel(const FunctionDecl *Kernel,
                      llvm::ArrayRef<BlockShape> Shapes);
 
-  /// Seconds spent on the slowest kernel so far, and its name.
-  double slowestSeconds() const { return Slowest; }
-  const FunctionDecl *slowestKernel() const { return SlowestKernel; }
-
 private:
   ThreadDependenceAnalysis &Dependence;
   SharedRaceHandler &Handler;
   RaceOptions Options;
-  double Slowest = 0;
-  const FunctionDecl *SlowestKernel = nullptr;
 };
 
 } // namespace clang::cuda_tidy
