@@ -408,13 +408,10 @@ void DynamicSharedBoundsAnalysis::analyzeLaunch(
 
     std::int64_t Reach = -1;
     DynamicSharedProblem Here = Base;
-    bool Decided = true;
     for (unsigned Index : Info->Dynamic) {
       const SharedAccess &A = Accesses[Index];
-      if (A.UnknownGuard || KT.isUnknown(A.Offset)) {
-        Decided = false;
+      if (A.UnknownGuard || KT.isUnknown(A.Offset))
         continue;
-      }
       llvm::SmallVector<unsigned, 4> Atoms;
       KT.collectAtoms(A.Offset, Atoms);
       for (const auto &Guard : A.Guards)
@@ -437,10 +434,8 @@ void DynamicSharedBoundsAnalysis::analyzeLaunch(
           break;
         }
       }
-      if (!Computable || LoopCombos > 4096) {
-        Decided = false;
+      if (!Computable || LoopCombos > 4096)
         continue;
-      }
       for (unsigned L = 0; L < LoopCombos; ++L) {
         unsigned Rest = L;
         for (const auto &[Atom, Values] : Loops) {
@@ -454,7 +449,6 @@ void DynamicSharedBoundsAnalysis::analyzeLaunch(
             auto V = KT.evaluate(Guard, Env);
             if (!V) {
               Runs = false;
-              Decided = false;
               break;
             }
             Runs &= (*V != 0) == Polarity;
@@ -462,10 +456,8 @@ void DynamicSharedBoundsAnalysis::analyzeLaunch(
           if (!Runs)
             continue;
           auto Offset = KT.evaluate(A.Offset, Env);
-          if (!Offset) {
-            Decided = false;
+          if (!Offset)
             continue;
-          }
           if (*Offset + A.Width > Reach) {
             Reach = *Offset + A.Width;
             Here.Access = A.E;
@@ -489,10 +481,9 @@ void DynamicSharedBoundsAnalysis::analyzeLaunch(
       if (++Overflowing == 1)
         Smallest = Here;
       Worst = Here;
-    } else if (!Decided) {
-      // The part that could be computed fits; the rest is unknown.
-      --Evaluated;
     }
+    // A sample whose computable part fits counts as not overflowing, even if
+    // some accesses could not be judged: certainty needs every sample.
   }
   if (Overflowing == 0)
     return;
