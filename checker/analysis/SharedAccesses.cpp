@@ -181,8 +181,9 @@ SharedAccessCollector::locatePointer(const Expr *E,
         return Bound->second;
       if (VD && VD->hasLocalStorage() && !isa<ParmVarDecl>(VD) &&
           VD->getInit() && Sym.assignmentsTo(VD) == 0) {
+        // The pointer nearest the access names the carving.
         auto L = locatePointer(VD->getInit(), Depth + 1);
-        if (L && !L->Carved)
+        if (L)
           L->Carved = VD;
         return L;
       }

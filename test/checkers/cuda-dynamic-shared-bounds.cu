@@ -116,7 +116,7 @@ void launches(float *f, double *d, int n, int threads, cudaStream_t stream) {
   mixedTypes<<<1, block, 64 * sizeof(double)>>>(f);
   // CHECK-NOTES: :[[@LINE-1]]:3: warning: launch of 'mixedTypes' passes 512 bytes of dynamic shared memory, but 'mixedTypes' reaches 768 bytes of it [cuda-dynamic-shared-bounds]
   // CHECK-NOTES: :[[@LINE-91]]:3: note: thread (63,0,0) of a (64,1,1) block accesses bytes 764 to 767 of the pool here
-  // CHECK-NOTES: :[[@LINE-95]]:11: note: 'd' is carved out of the pool here
+  // CHECK-NOTES: :[[@LINE-94]]:8: note: 'i' is carved out of the pool here
 
   strided<<<1, 128, 200 * sizeof(float)>>>(f, 200);
   strided<<<1, 128, 100 * sizeof(float)>>>(f, 200);
