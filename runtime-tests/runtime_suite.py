@@ -15,7 +15,13 @@ states what it expects of both sides:
                        a finding of that tool is a fault;
              hang      timeout 10 ./prog; exit status 124 is a fault;
              result    ./prog, which compares its output with a CPU reference
-                       and exits 1 on a mismatch: that is a fault.
+                       and exits 1 on a mismatch: that is a fault;
+             ncu       Nsight Compute counts the shared-memory wavefronts and
+                       instructions of one kernel (kernel=NAME), loads or
+                       stores (op=ld|st); wavefronts per instruction above the
+                       ideal (ideal=N) by more than NCU_TOLERANCE is a fault
+                       (a bank conflict), and the count must also be within
+                       NCU_TOLERANCE of what the file expects (wavefronts=N).
 
 This module is the one place that reads those lines and judges verdicts. lit
 (runtime-tests/lit.cfg.py) imports it; the commands below are what
@@ -62,7 +68,7 @@ CUDA_REAL_ARGS = [
 NVCC_ARGS = ["-arch=sm_90", "-lineinfo"]
 
 SANITIZER_TOOLS = ("racecheck", "synccheck", "memcheck")
-TOOLS = SANITIZER_TOOLS + ("hang", "result")
+TOOLS = SANITIZER_TOOLS + ("hang", "result", "ncu")
 HANG_SECONDS = 10
 # A sanitizer run of a program that hangs never ends by itself; --probe runs
 # every tool on every program, hanging ones too, and sets it lower.
@@ -86,7 +92,29 @@ RUNTIME_LINE = re.compile(r"^// RUNTIME:(.*)$", re.M)
 WARNING_MARK = re.compile(
     r"^(.*)// CHECK-MESSAGES: :\[\[@LINE([+-]\d+)?\]\]:.*warning:.*\[([\w-]+)\]",
     re.M)
-RUN_CHECK = re.compile(r"^// RUN: %check_clang_tidy %s ([\w-]+) ", re.M)
+RUN_CHECK = re.compile(r"^// RUN: %check_clang_tidy %s ([\w-]+) (.*)$", re.M)
+
+# Nsight Compute (tool=ncu): the counters of shared loads and stores, as
+# GPU-FACTS.md found them to work on the H200 (--clock-control none).
+NCU_METRICS = {
+    op: ("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_%s.sum" % op,
+         "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_%s.sum" % op,
+         "smsp__sass_inst_executed_op_shared_%s.sum" % op)
+    for op in ("ld", "st")}
+NCU_FIELDS = ("kernel", "op", "wavefronts", "ideal")
+# Measured and predicted wavefronts per instruction agree within 10 %.
+NCU_TOLERANCE = 0.10
+NCU_SECONDS = 120
+# What cuda-bank-conflict's note predicts for an access: the warning says the
+# degree and the kind (reading, writing, updating), the note the wavefronts.
+BANK_WARNING = re.compile(
+    r"^(.*):(\d+):\d+: warning: (\d+)-way bank conflict (reading|writing|"
+    r"updating) .*\[cuda-bank-conflict\]$", re.M)
+BANK_NOTE = re.compile(
+    r"^(.*):(\d+):\d+: note: predicted ([\d.]+) wavefronts per request where "
+    r"(\d+) would do", re.M)
+# ... and as static_detail writes it: "38 read 32-way 32.0/1".
+PREDICTION = re.compile(r"(\d+) (read|write|update) (\d+)-way ([\d.]+)/(\d+)")
 
 
 @dataclass
@@ -99,6 +127,10 @@ class CaseFile:
     expect_runtime: str  # fault, clean
     expect_static: str   # warn, silent
     expected_lines: List[int] = field(default_factory=list)
+    # The RUNTIME line's other fields (tool=ncu: kernel, op, wavefronts, ideal).
+    runtime_args: Dict[str, str] = field(default_factory=dict)
+    # clang-tidy arguments of the RUN line (between '%t --' and '--').
+    tidy_args: List[str] = field(default_factory=list)
 
     @property
     def name(self) -> str:
@@ -125,10 +157,27 @@ def parse_case_file(path: str) -> CaseFile:
     if tool not in TOOLS or expect not in ("fault", "clean"):
         raise ValueError("%s: RUNTIME wants tool=%s expect=fault|clean, got %r"
                          % (path, "|".join(TOOLS), runtime[0].strip()))
+    args = {k: v for k, v in fields.items() if k not in ("tool", "expect")}
+    if tool == "ncu":
+        missing = [f for f in NCU_FIELDS if f not in args]
+        if missing or args.get("op") not in ("ld", "st"):
+            raise ValueError("%s: tool=ncu wants kernel=NAME op=ld|st "
+                             "wavefronts=N ideal=N, got %r"
+                             % (path, runtime[0].strip()))
+        try:
+            float(args["wavefronts"]), float(args["ideal"])
+        except ValueError:
+            raise ValueError("%s: wavefronts and ideal must be numbers" % path)
     run = RUN_CHECK.search(text)
     if not run or run.group(1) != check:
         raise ValueError("%s: needs '// RUN: %%check_clang_tidy %%s %s ...'"
                          % (path, check))
+    # '%t -- <clang-tidy args> -- <compile args>'
+    words = shlex.split(run.group(2))
+    tidy_args = []
+    if len(words) > 1 and words[0] == "%t" and words[1] == "--":
+        rest = words[2:]
+        tidy_args = rest[:rest.index("--")] if "--" in rest else rest
 
     lines = []
     for match in WARNING_MARK.finditer(text):
@@ -139,7 +188,8 @@ def parse_case_file(path: str) -> CaseFile:
     # Two warnings on one line (two CHECK-MESSAGES lines) are one line warned
     # at, as run_static counts them.
     return CaseFile(os.path.abspath(path), check, case, variant, tool, expect,
-                    "warn" if lines else "silent", sorted(set(lines)))
+                    "warn" if lines else "silent", sorted(set(lines)), args,
+                    tidy_args)
 
 
 def discover(paths: Optional[List[str]] = None) -> List[CaseFile]:
@@ -185,6 +235,14 @@ def compute_sanitizer() -> str:
                         os.path.join(CUDA_PATH, "bin", "compute-sanitizer"))
 
 
+def ncu() -> str:
+    return find_program("ncu", os.path.join(CUDA_PATH, "bin", "ncu"))
+
+
+def cuobjdump() -> str:
+    return find_program("cuobjdump", os.path.join(CUDA_PATH, "bin", "cuobjdump"))
+
+
 def run(cmd: List[str], timeout: float) -> Tuple[Optional[int], str]:
     """(exit status or None on timeout, stdout and stderr together).
 
@@ -216,6 +274,8 @@ class Verdict:
     detail: str = ""
     log: str = ""
     lines: List[int] = field(default_factory=list)  # where a check warned
+    # tool=ncu: measured wavefronts per shared instruction of the op.
+    value: Optional[float] = None
 
     def cell(self) -> str:
         return "%s (%s)" % (self.verdict, self.detail) if self.detail \
@@ -297,9 +357,138 @@ def judge_result(status: Optional[int], out: str) -> Verdict:
     return Verdict("error", "exit %d" % status)
 
 
+def parse_ncu_metrics(out: str) -> Dict[str, float]:
+    """metric name -> value summed over the profiled launches.
+
+    Reads ncu's --csv output (a header row naming "Metric Name" and "Metric
+    Value", one row a launch and metric) and, failing that, its plain output
+    (one '<metric> [unit] <value>' line a launch and metric). Thousands
+    separators are dropped.
+    """
+    import csv
+    names = {m for ms in NCU_METRICS.values() for m in ms}
+    values: Dict[str, float] = {}
+    rows = [l for l in out.splitlines() if l.startswith('"')]
+    header = None
+    for row in csv.reader(rows):
+        if "Metric Name" in row and "Metric Value" in row:
+            header = row
+            continue
+        if not header or len(row) != len(header):
+            continue
+        name = row[header.index("Metric Name")]
+        value = row[header.index("Metric Value")].replace(",", "")
+        if name in names:
+            try:
+                values[name] = values.get(name, 0.0) + float(value)
+            except ValueError:
+                pass
+    if values:
+        return values
+    plain = re.compile(r"^\s*(\S+)\s+(?:\S+\s+)?([\d,]+(?:\.\d+)?)\s*$")
+    for line in out.splitlines():
+        m = plain.match(line)
+        if m and m.group(1) in names:
+            values[m.group(1)] = values.get(m.group(1), 0.0) + \
+                float(m.group(2).replace(",", ""))
+    return values
+
+
+SASS_FUNCTION = re.compile(r"^\s*Function : (\S+)", re.M)
+SASS_SHARED = re.compile(
+    r"/\*[0-9a-f]{4,}\*/\s+(@!?U?P[T0-9]+\s+)?((?:LDS|STS|LDSM|ATOMS)(?:\.[\w.]+)?)\s")
+
+
+def sass_shared_ops(exe: str, kernel: str) -> Tuple[str, str]:
+    """('LDS.64 ×1, STS ×1', the disassembly) for the functions whose mangled
+    name holds kernel; ('', log) when cuobjdump is missing or fails."""
+    status, out = run([cuobjdump(), "-sass", exe], 120)
+    if status != 0:
+        return "", out
+    counts: Dict[str, int] = {}
+    sections = SASS_FUNCTION.split(out)
+    for name, body in zip(sections[1::2], sections[2::2]):
+        if kernel not in name:
+            continue
+        for m in SASS_SHARED.finditer(body):
+            op = ("@P " if m.group(1) else "") + m.group(2)
+            counts[op] = counts.get(op, 0) + 1
+    return ", ".join("%s ×%d" % kv for kv in sorted(counts.items())), out
+
+
+def judge_ncu(args: Dict[str, str], status: Optional[int], out: str) -> Verdict:
+    op, ideal = args["op"], float(args["ideal"])
+    values = parse_ncu_metrics(out)
+    measured = {}
+    for o, (conflicts, wavefronts, insts) in NCU_METRICS.items():
+        if wavefronts in values and insts in values:
+            measured[o] = (values[wavefronts], values[insts],
+                           values.get(conflicts))
+    if status is None:
+        return Verdict("error", "ncu hung")
+    if status != 0:
+        return Verdict("error", "exit %s%s" % (
+            status, "; the result is wrong" if MISMATCH in out else ""))
+    if op not in measured or not measured[op][1]:
+        return Verdict("error", "no %s counters for kernel %s in ncu's output"
+                       % (op, args["kernel"]))
+
+    def describe(o):
+        wf, n, conflicts = measured[o]
+        return "%s %.2f wavefronts/instruction (%d / %d%s)" % (
+            o, wf / n, wf, n, "; %d conflicts" % conflicts
+            if conflicts is not None else "")
+    value = measured[op][0] / measured[op][1]
+    detail = describe(op)
+    other = "st" if op == "ld" else "ld"
+    if other in measured and measured[other][1]:
+        detail += "; " + describe(other)
+    verdict = "fault" if value > ideal * (1 + NCU_TOLERANCE) else "clean"
+    return Verdict(verdict, detail, value=value)
+
+
+def ncu_problems(case: "CaseFile", runtime: Verdict) -> List[str]:
+    """What is wrong with a tool=ncu measurement beyond fault/clean: the
+    count the file expects, within NCU_TOLERANCE."""
+    if case.tool != "ncu" or runtime.value is None:
+        return []
+    expected = float(case.runtime_args["wavefronts"])
+    if abs(runtime.value - expected) > NCU_TOLERANCE * expected:
+        return ["measured %.2f wavefronts/instruction, the file expects %g"
+                % (runtime.value, expected)]
+    return []
+
+
 def run_runtime(tool: str, exe: str,
-                sanitizer_timeout: int = SANITIZER_SECONDS) -> Verdict:
+                sanitizer_timeout: int = SANITIZER_SECONDS,
+                args: Optional[Dict[str, str]] = None) -> Verdict:
     exe = os.path.abspath(exe)
+    if tool == "ncu":
+        args = args or {}
+        if not all(f in args for f in NCU_FIELDS):
+            return Verdict("error", "tool=ncu needs kernel, op, wavefronts "
+                           "and ideal on the RUNTIME line")
+        metrics = ",".join(NCU_METRICS["ld"] + NCU_METRICS["st"])
+        # The kernel by its name, whether ncu's name for it carries the
+        # parameter list or not.
+        base = [ncu(), "--clock-control", "none", "--kernel-name",
+                "regex:^%s($|[(<])" % re.escape(args["kernel"]),
+                "--metrics", metrics]
+        cmd = base + ["--csv", exe]
+        status, out = run(cmd, NCU_SECONDS)
+        if status == 0 and not parse_ncu_metrics(out):
+            # Not the CSV expected: the plain output, parsed line by line.
+            cmd = base + [exe]
+            status, out = run(cmd, NCU_SECONDS)
+        verdict = judge_ncu(args, status, out)
+        ops, sass = sass_shared_ops(exe, args["kernel"])
+        if ops:
+            verdict.detail += "; SASS: " + ops
+        verdict.log = "$ %s\n%s[exit %s]\n" % (
+            " ".join(map(shlex.quote, cmd)), out, status)
+        verdict.log += "$ cuobjdump -sass %s (shared-memory instructions of " \
+            "%s)\n%s\n" % (exe, args["kernel"], ops or sass[-2000:])
+        return verdict
     if tool in SANITIZER_TOOLS:
         cmd = [compute_sanitizer(), "--tool", tool, "--error-exitcode", "1",
                exe]
@@ -339,9 +528,29 @@ def default_clang_tidy() -> str:
                         shutil.which("clang-tidy-22") or "")
 
 
+def bank_predictions(path: str, out: str) -> str:
+    """cuda-bank-conflict's predictions in path, as '38 read 32-way 32.0/1'
+    (line, kind, degree, predicted wavefronts / ideal), ', '-separated."""
+    notes = {(os.path.abspath(f), int(l)): (w, i)
+             for f, l, w, i in BANK_NOTE.findall(out)}
+    found = []
+    for f, line, degree, kind in BANK_WARNING.findall(out):
+        note = notes.get((os.path.abspath(f), int(line)))
+        if os.path.abspath(f) == path and note:
+            found.append("%s %s %s-way %s/%s" % (
+                line, {"reading": "read", "writing": "write",
+                       "updating": "update"}[kind], degree, note[0], note[1]))
+    return ", ".join(found)
+
+
 def run_static(case: CaseFile, clang_tidy: str, plugin: str) -> Verdict:
-    cmd = [clang_tidy, "--load=" + plugin, "-checks=-*," + case.check,
-           "--config={}", case.path, "--"] + CUDA_REAL_ARGS
+    # The RUN line's clang-tidy arguments (a -config with options, say), else
+    # --config={} so that no .clang-tidy file takes part.
+    tidy_args = case.tidy_args if any(
+        a.startswith(("-config", "--config")) for a in case.tidy_args) \
+        else case.tidy_args + ["--config={}"]
+    cmd = [clang_tidy, "--load=" + plugin, "-checks=-*," + case.check] + \
+        tidy_args + [case.path, "--"] + CUDA_REAL_ARGS
     status, out = run(cmd, 300)
     log = "$ %s\n%s[exit %s]\n" % (" ".join(map(shlex.quote, cmd)), out,
                                   status)
@@ -351,9 +560,12 @@ def run_static(case: CaseFile, clang_tidy: str, plugin: str) -> Verdict:
     if status != 0 or re.search(r"^[^ ].*: error: ", out, re.M):
         return Verdict("error", "clang-tidy exit %s" % status, log)
     if lines:
-        return Verdict("warn", "line%s %s" % ("s" if len(lines) > 1 else "",
-                                              ", ".join(map(str, lines))),
-                       log, lines)
+        detail = "line%s %s" % ("s" if len(lines) > 1 else "",
+                                ", ".join(map(str, lines)))
+        predicted = bank_predictions(case.path, out)
+        if predicted:
+            detail += "; predicted: " + predicted
+        return Verdict("warn", detail, log, lines)
     return Verdict("silent", "", log)
 
 
@@ -416,11 +628,33 @@ def cmd_static_verdicts(args) -> int:
 
 # ------------------------------------------------------------ GPU side
 
+def predicted_for(case: CaseFile, static: Verdict) -> Optional[float]:
+    """The predicted wavefronts of the access a tool=ncu case measures: the
+    static verdict's prediction of the op's kind (an update is both)."""
+    kinds = {"ld": ("read", "update"), "st": ("write", "update")}[
+        case.runtime_args.get("op", "ld")]
+    for line, kind, degree, wavefronts, ideal in PREDICTION.findall(
+            static.detail):
+        if kind in kinds:
+            return float(wavefronts)
+    return None
+
+
 def agreement(case: CaseFile, static: Verdict, runtime: Verdict) -> str:
     problems = []
     if runtime.verdict != case.expect_runtime:
         problems.append("runtime %s, expected %s" % (runtime.verdict,
                                                      case.expect_runtime))
+    problems += ncu_problems(case, runtime)
+    if case.tool == "ncu" and static.verdict == "warn" and \
+            runtime.value is not None:
+        predicted = predicted_for(case, static)
+        if predicted is None:
+            problems.append("no prediction for the %s in the static verdict"
+                            % case.runtime_args["op"])
+        elif abs(runtime.value - predicted) > NCU_TOLERANCE * predicted:
+            problems.append("predicted %.1f wavefronts/instruction, measured "
+                            "%.2f" % (predicted, runtime.value))
     if static.verdict == "pending":
         return "; ".join(problems) if problems else \
             "pending (runtime as expected)"
@@ -457,10 +691,12 @@ def machine_facts() -> str:
                                             lines[-1]))
     sanitizer = first_line([compute_sanitizer(), "--version"],
                            lambda lines: lines[-1])
+    nsight = first_line([ncu(), "--version"], lambda lines: lines[-1])
     return ("- date: %s\n- GPU (name, driver, compute capability): %s\n"
-            "- nvcc: %s\n- compute-sanitizer: %s\n- nvcc flags: %s\n\n" % (
+            "- nvcc: %s\n- compute-sanitizer: %s\n- ncu: %s\n"
+            "- nvcc flags: %s\n\n" % (
                 datetime.datetime.now(datetime.timezone.utc).strftime(
-                    "%Y-%m-%d %H:%M UTC"), gpu, toolkit, sanitizer,
+                    "%Y-%m-%d %H:%M UTC"), gpu, toolkit, sanitizer, nsight,
                 " ".join(NVCC_ARGS)))
 
 
@@ -501,7 +737,8 @@ def cmd_gpu(args) -> int:
         case, (exe, _) = item
         if exe is None:
             return Verdict("error", "nvcc failed")
-        return run_runtime(case.tool, exe, args.sanitizer_timeout)
+        return run_runtime(case.tool, exe, args.sanitizer_timeout,
+                           case.runtime_args)
 
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
         runtimes = list(pool.map(runtime_of, zip(cases, built)))
@@ -524,7 +761,8 @@ def cmd_gpu(args) -> int:
                 for tool in args.probe.split(",")]
         with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
             probes = list(pool.map(
-                lambda j: run_runtime(j[2], j[1], args.sanitizer_timeout), jobs))
+                lambda j: run_runtime(j[2], j[1], args.sanitizer_timeout,
+                                      j[0].runtime_args), jobs))
         probe_rows = []
         for (case, _, tool), verdict in zip(jobs, probes):
             write_log("probe %s (%s)" % (case.relpath, tool), verdict.log)
@@ -544,11 +782,13 @@ def cmd_gpu(args) -> int:
 
 def cmd_runtime(args) -> int:
     case = parse_case_file(args.file)
-    verdict = run_runtime(case.tool, args.exe)
+    verdict = run_runtime(case.tool, args.exe, args=case.runtime_args)
     sys.stdout.write(verdict.log)
-    print("%s: %s, expected %s" % (case.relpath, verdict.cell(),
-                                   case.expect_runtime))
-    return 0 if verdict.verdict == case.expect_runtime else 1
+    problems = ncu_problems(case, verdict)
+    print("%s: %s, expected %s%s" % (case.relpath, verdict.cell(),
+                                     case.expect_runtime,
+                                     "".join("; " + p for p in problems)))
+    return 0 if verdict.verdict == case.expect_runtime and not problems else 1
 
 
 def main() -> int:

@@ -1,0 +1,80 @@
+// float4-column-read, fixed: the same transpose with each row of the float4
+// tile padded by one element (tile[32][33]). Lane x reads the four words from
+// 132 * x + 4 * y: the 8 lanes of a quarter-warp use 8 different groups of
+// four banks, one wavefront a quarter-warp, 4 a read.
+//
+// RUNTIME: tool=ncu expect=clean kernel=transposeFloat4 op=ld wavefronts=4 ideal=4
+// REQUIRES: cuda-toolkit
+// RUN: %check_clang_tidy %s cuda-bank-conflict %t -- -- %cuda_real
+
+#include <cstdio>
+#include <cstdlib>
+#include <cuda_runtime.h>
+
+#define CHECK(call)                                                            \
+  do {                                                                         \
+    cudaError_t err_ = (call);                                                 \
+    if (err_ != cudaSuccess) {                                                 \
+      std::fprintf(stderr, "%s:%d: CUDA error: %s returned %s\n", __FILE__,    \
+                   __LINE__, #call, cudaGetErrorString(err_));                 \
+      std::exit(1);                                                            \
+    }                                                                          \
+  } while (0)
+
+constexpr int kTile = 32;
+constexpr int kN = 256; // an 8 x 8 grid of tiles
+constexpr int kSize = kN * kN;
+
+// out = the transpose of in. The only shared load is the column read.
+__global__ void transposeFloat4(const float4 *in, float4 *out) {
+  __shared__ float4 tile[kTile][kTile + 1];
+  int x = blockIdx.x * kTile + threadIdx.x;
+  int y = blockIdx.y * kTile + threadIdx.y;
+  tile[threadIdx.y][threadIdx.x] = in[y * kN + x];
+  __syncthreads();
+  x = blockIdx.y * kTile + threadIdx.x;
+  y = blockIdx.x * kTile + threadIdx.y;
+  out[y * kN + x] = tile[threadIdx.x][threadIdx.y];
+}
+
+bool operator!=(float4 a, float4 b) {
+  return a.x != b.x || a.y != b.y || a.z != b.z || a.w != b.w;
+}
+
+void reference(const float4 *in, float4 *expected) {
+  for (int r = 0; r < kN; ++r)
+    for (int c = 0; c < kN; ++c)
+      expected[c * kN + r] = in[r * kN + c];
+}
+
+int main() {
+  static float4 hostIn[kSize], hostOut[kSize], expected[kSize];
+  for (int i = 0; i < kSize; ++i)
+    hostIn[i] = make_float4(4 * i, 4 * i + 1, 4 * i + 2, 4 * i + 3);
+  reference(hostIn, expected);
+
+  float4 *in, *out;
+  CHECK(cudaMalloc(&in, sizeof hostIn));
+  CHECK(cudaMalloc(&out, sizeof hostOut));
+  CHECK(cudaMemcpy(in, hostIn, sizeof hostIn, cudaMemcpyHostToDevice));
+  CHECK(cudaMemset(out, 0, sizeof hostOut));
+  transposeFloat4<<<dim3(kN / kTile, kN / kTile), dim3(kTile, kTile)>>>(in, out);
+  CHECK(cudaGetLastError());
+  CHECK(cudaDeviceSynchronize());
+  CHECK(cudaMemcpy(hostOut, out, sizeof hostOut, cudaMemcpyDeviceToHost));
+  CHECK(cudaFree(in));
+  CHECK(cudaFree(out));
+
+  int wrong = 0;
+  for (int i = 0; i < kSize; ++i)
+    if (hostOut[i] != expected[i] && wrong++ < 5)
+      std::printf("out[%d].x = %g, expected %g\n", i, hostOut[i].x,
+                  expected[i].x);
+  if (wrong) {
+    std::printf("result check: %d of %d values differ from the CPU reference\n",
+                wrong, kSize);
+    return 1;
+  }
+  std::printf("result check: all %d values match the CPU reference\n", kSize);
+  return 0;
+}
