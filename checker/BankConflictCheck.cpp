@@ -51,8 +51,8 @@ public:
     const char *Verb = C.Kind == AccessKind::Read    ? "reading"
                        : C.Kind == AccessKind::Write ? "writing"
                                                      : "updating";
-    const Stmt *Where =
-        C.Via ? static_cast<const Stmt *>(C.Via) : static_cast<const Stmt *>(C.Access);
+    const Stmt *Where = C.Via ? static_cast<const Stmt *>(C.Via)
+                              : static_cast<const Stmt *>(C.Access);
     std::string Cause;
     if (C.LaneStrideWords)
       Cause = "consecutive lanes are " + std::to_string(*C.LaneStrideWords) +
@@ -61,8 +61,7 @@ public:
       Cause = "lanes " + std::to_string(C.LaneA) + " and " +
               std::to_string(C.LaneB) + " both use bank " +
               std::to_string(C.WordA % 32) + " (words " +
-              std::to_string(C.WordA) + " and " + std::to_string(C.WordB) +
-              ")";
+              std::to_string(C.WordA) + " and " + std::to_string(C.WordB) + ")";
     std::string Name = C.Variable->getName().str();
     Check.diag(Where->getBeginLoc(), "%0-way bank conflict %1 '%2': %3")
         << C.Degree << Verb << Name << Cause << Where->getSourceRange();
@@ -140,10 +139,12 @@ void BankConflictCheck::registerMatchers(MatchFinder *Finder) {
                                   unless(isExpansionInSystemHeader()))
                          .bind("kernel"),
                      this);
-  Finder->addMatcher(
-      cudaKernelCallExpr(optionally(hasAncestor(functionDecl().bind("caller"))))
-          .bind("launch"),
-      this);
+  // Host code outside system headers, to find the launches in.
+  Finder->addMatcher(functionDecl(isDefinition(),
+                                  unless(hasAttr(attr::CUDAGlobal)),
+                                  unless(isExpansionInSystemHeader()))
+                         .bind("host"),
+                     this);
 }
 
 void BankConflictCheck::check(const MatchFinder::MatchResult &Result) {
@@ -162,16 +163,19 @@ void BankConflictCheck::check(const MatchFinder::MatchResult &Result) {
       else
         configurationDiag("invalid block size '%0' for option "
                           "'AssumedBlockSize%1'; using the default")
-            << *Texts[I] << (I == 0 ? "" : I == 1 ? "2D" : "3D");
+            << *Texts[I]
+            << (I == 0   ? ""
+                : I == 1 ? "2D"
+                         : "3D");
     }
     State = std::make_unique<Collector>(*this, *Result.Context, MinimumDegree,
                                         Assumed);
   }
-  if (const auto *Launch =
-          Result.Nodes.getNodeAs<CUDAKernelCallExpr>("launch")) {
-    State->Launches.addLaunch(
-        Launch, Result.Nodes.getNodeAs<FunctionDecl>("caller"),
-        *Result.Context);
+  if (const auto *Host = Result.Nodes.getNodeAs<FunctionDecl>("host")) {
+    if (!Host->isDependentContext())
+      forEachLaunch(Host, [&](const CUDAKernelCallExpr *Launch) {
+        State->Launches.addLaunch(Launch, Host, *Result.Context);
+      });
     return;
   }
   const auto *Kernel = Result.Nodes.getNodeAs<FunctionDecl>("kernel");

@@ -49,8 +49,7 @@ public:
       Check.diag(D.Site->getBeginLoc(),
                  "call to '%0' reaches barrier '%1', which may be reached by "
                  "only some threads of the block")
-          << D.Callee->getName() << D.BarrierName
-          << D.Site->getSourceRange();
+          << D.Callee->getName() << D.BarrierName << D.Site->getSourceRange();
     else
       Check.diag(D.Site->getBeginLoc(),
                  "barrier '%0' may be reached by only some threads of the "
@@ -97,9 +96,8 @@ private:
 
 DivergentBarrierCheck::DivergentBarrierCheck(StringRef Name,
                                              ClangTidyContext *Context)
-    : ClangTidyCheck(Name, Context),
-      ExitedThreadsHoldBarriers(
-          Options.get("ExitedThreadsHoldBarriers", false)),
+    : ClangTidyCheck(Name, Context), ExitedThreadsHoldBarriers(Options.get(
+                                         "ExitedThreadsHoldBarriers", false)),
       UnknownCallsAreThreadDependent(
           Options.get("UnknownCallsAreThreadDependent", false)) {}
 

@@ -1,6 +1,7 @@
 //===--- DynamicSharedBoundsCheck.cpp - cuda-tidy -------------------------===//
 
 #include "DynamicSharedBoundsCheck.h"
+#include "KernelLaunches.h"
 #include "Timing.h"
 #include "analysis/DynamicSharedBounds.h"
 #include "clang/AST/ASTContext.h"
@@ -59,8 +60,7 @@ public:
       Check.diag(Call->getBeginLoc(),
                  "launch of '%0' asks for %1 bytes of dynamic shared memory, "
                  "more than a block can have on %2 (%3 bytes)")
-          << Kernel << P.Bytes << P.Target << P.Limit
-          << Call->getSourceRange();
+          << Kernel << P.Bytes << P.Target << P.Limit << Call->getSourceRange();
       return;
     case DynamicSharedProblem::Overflow:
       break;
@@ -70,9 +70,9 @@ public:
                  "launch of '%0' passes %1 bytes of dynamic shared memory, "
                  "but '%0' reaches %2 bytes of it%3")
           << Kernel << P.Bytes << P.Reach
-          << (P.When.empty() ? std::string()
-                             : " (when " + P.When +
-                                   "; too few for every value tried)")
+          << (P.When.empty()
+                  ? std::string()
+                  : " (when " + P.When + "; too few for every value tried)")
           << Call->getSourceRange();
     else
       Check.diag(Call->getBeginLoc(),
@@ -82,7 +82,8 @@ public:
     std::string Shape = "(" + std::to_string(P.Shape.Dim[0]) + "," +
                         std::to_string(P.Shape.Dim[1]) + "," +
                         std::to_string(P.Shape.Dim[2]) + ")";
-    std::string Thread = SharedAccessCollector::describeThread(P.Thread, P.Shape);
+    std::string Thread =
+        SharedAccessCollector::describeThread(P.Thread, P.Shape);
     Check.diag(P.Access->getBeginLoc(),
                "thread %0 of a %1 block accesses bytes %2 to %3 of the pool "
                "here",
@@ -90,12 +91,10 @@ public:
         << Thread << Shape << P.AccessBegin << (P.Reach - 1)
         << P.Access->getSourceRange();
     if (P.Via)
-      Check.diag(P.Via->getBeginLoc(), "through this call",
-                 DiagnosticIDs::Note)
+      Check.diag(P.Via->getBeginLoc(), "through this call", DiagnosticIDs::Note)
           << P.Via->getSourceRange();
     if (P.Carved && P.Carved->getInit())
-      Check.diag(P.Carved->getLocation(),
-                 "'%0' is carved out of the pool here",
+      Check.diag(P.Carved->getLocation(), "'%0' is carved out of the pool here",
                  DiagnosticIDs::Note)
           << P.Carved->getName() << P.Carved->getInit()->getSourceRange();
   }
@@ -126,15 +125,12 @@ void DynamicSharedBoundsCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
 }
 
 void DynamicSharedBoundsCheck::registerMatchers(MatchFinder *Finder) {
-  auto InHost = hasAncestor(functionDecl().bind("caller"));
-  Finder->addMatcher(cudaKernelCallExpr(InHost).bind("launch"), this);
-  Finder->addMatcher(
-      callExpr(callee(functionDecl(hasAnyName(
-                   "cudaLaunchKernel", "cudaLaunchCooperativeKernel",
-                   "cudaLaunchKernelEx", "cudaFuncSetAttribute"))),
-               InHost)
-          .bind("call"),
-      this);
+  // Host code outside system headers, to find the launches in.
+  Finder->addMatcher(functionDecl(isDefinition(),
+                                  unless(hasAttr(attr::CUDAGlobal)),
+                                  unless(isExpansionInSystemHeader()))
+                         .bind("host"),
+                     this);
 }
 
 void DynamicSharedBoundsCheck::check(const MatchFinder::MatchResult &Result) {
@@ -143,19 +139,21 @@ void DynamicSharedBoundsCheck::check(const MatchFinder::MatchResult &Result) {
                                         ReportPossibleOverflows);
   if (Result.Context->getDiagnostics().hasUncompilableErrorOccurred())
     return;
-  const auto *Caller = Result.Nodes.getNodeAs<FunctionDecl>("caller");
-  if (!Caller || Caller->isDependentContext())
+  const auto *Host = Result.Nodes.getNodeAs<FunctionDecl>("host");
+  if (!Host || Host->isDependentContext())
     return;
-  const Expr *E = Result.Nodes.getNodeAs<Expr>("launch");
-  if (!E)
-    E = Result.Nodes.getNodeAs<Expr>("call");
-  if (const auto *Call = dyn_cast_or_null<CallExpr>(E))
-    if (auto Attribute = readSharedSizeAttribute(Call)) {
-      State->Attributes.push_back(*Attribute);
-      return;
-    }
-  if (auto Launch = readLaunch(E, Caller, *Result.Context))
-    State->Launches.push_back(*Launch);
+  auto Read = [&](const Expr *E) {
+    if (auto Launch = readLaunch(E, Host, *Result.Context))
+      State->Launches.push_back(*Launch);
+  };
+  forEachLaunch(
+      Host, [&](const CUDAKernelCallExpr *Launch) { Read(Launch); },
+      [&](const CallExpr *Call) {
+        if (auto Attribute = readSharedSizeAttribute(Call))
+          State->Attributes.push_back(*Attribute);
+        else
+          Read(Call);
+      });
 }
 
 void DynamicSharedBoundsCheck::onEndOfTranslationUnit() {

@@ -88,6 +88,38 @@ KernelLaunches::shapesOf(const FunctionDecl *Kernel) const {
   return It->second;
 }
 
+namespace {
+
+class LaunchFinder : public RecursiveASTVisitor<LaunchFinder> {
+public:
+  LaunchFinder(llvm::function_ref<void(const CUDAKernelCallExpr *)> OnLaunch,
+               llvm::function_ref<void(const CallExpr *)> OnCall)
+      : OnLaunch(OnLaunch), OnCall(OnCall) {}
+  bool shouldVisitTemplateInstantiations() const { return false; }
+  bool shouldVisitLambdaBody() const { return true; }
+  bool VisitCallExpr(CallExpr *CE) {
+    if (const auto *Launch = dyn_cast<CUDAKernelCallExpr>(CE))
+      OnLaunch(Launch);
+    else if (OnCall)
+      OnCall(CE);
+    return true;
+  }
+
+private:
+  llvm::function_ref<void(const CUDAKernelCallExpr *)> OnLaunch;
+  llvm::function_ref<void(const CallExpr *)> OnCall;
+};
+
+} // namespace
+
+void forEachLaunch(
+    const FunctionDecl *Function,
+    llvm::function_ref<void(const CUDAKernelCallExpr *)> OnLaunch,
+    llvm::function_ref<void(const CallExpr *)> OnCall) {
+  if (const Stmt *Body = Function->getBody())
+    LaunchFinder(OnLaunch, OnCall).TraverseStmt(const_cast<Stmt *>(Body));
+}
+
 std::optional<BlockShape> parseBlockShape(llvm::StringRef Text) {
   BlockShape Shape;
   Shape.Assumed = true;

@@ -14,6 +14,7 @@
 #include "analysis/SharedAccesses.h"
 #include "clang/AST/ExprCXX.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include <optional>
@@ -44,11 +45,22 @@ private:
   llvm::SmallPtrSet<const FunctionDecl *, 8> Unknown;
 };
 
+/// Calls \p OnLaunch for each `<<<...>>>` launch and \p OnCall for each
+/// other call in the body of \p Function (lambdas included). The checks
+/// find launches this way, from the function definitions outside system
+/// headers, rather than with a `hasAncestor` matcher, which would build the
+/// parent map of the whole translation unit, headers included: most of the
+/// checks' cost on small files.
+void forEachLaunch(
+    const FunctionDecl *Function,
+    llvm::function_ref<void(const CUDAKernelCallExpr *)> OnLaunch,
+    llvm::function_ref<void(const CallExpr *)> OnCall = nullptr);
+
 /// Parses "16,16" into an assumed block shape; missing dimensions are 1.
 std::optional<clang::cuda_tidy::BlockShape> parseBlockShape(llvm::StringRef);
 /// Parses "16,16;32,8" into assumed block shapes.
 std::optional<std::vector<clang::cuda_tidy::BlockShape>>
-parseBlockShapes(llvm::StringRef);
+    parseBlockShapes(llvm::StringRef);
 
 } // namespace clang::tidy::cuda_tidy
 

@@ -15,7 +15,6 @@ using namespace clang::cuda_tidy;
 
 namespace clang::tidy::cuda_tidy {
 
-
 /// Collects kernels and launches during the match phase; analyses at the end
 /// of the translation unit, when every launch has been seen.
 class SharedMemoryRaceCheck::Collector : public SharedRaceHandler {
@@ -38,8 +37,7 @@ public:
   }
 
   void handleRace(const SharedRace &Race) override {
-    static const char *const Orders[] = {"read after write",
-                                         "write after read",
+    static const char *const Orders[] = {"read after write", "write after read",
                                          "write after write"};
     auto Noun = [](AccessKind K) {
       switch (K) {
@@ -62,8 +60,9 @@ public:
     std::string Name = Race.Variable->getName().str();
     // Warn where the kernel makes the access: at the call when the access
     // is inside a __device__ function.
-    const Stmt *Where = Race.SecondVia ? static_cast<const Stmt *>(Race.SecondVia)
-                                       : Race.Second;
+    const Stmt *Where = Race.SecondVia
+                            ? static_cast<const Stmt *>(Race.SecondVia)
+                            : Race.Second;
     if (Race.WarpSynchronous)
       Check.diag(Where->getBeginLoc(),
                  "%0warp-synchronous %1 on shared '%2' relies on the lanes of "
@@ -95,7 +94,8 @@ public:
           << Race.SecondVia->getDirectCallee()->getName()
           << Race.Second->getSourceRange();
     if (Race.FirstVia && Race.FirstVia != Race.SecondVia)
-      Check.diag(Race.FirstVia->getBeginLoc(), "the other thread's %0 is "
+      Check.diag(Race.FirstVia->getBeginLoc(),
+                 "the other thread's %0 is "
                  "made by this call",
                  DiagnosticIDs::Note)
           << Noun(Race.FirstKind) << Race.FirstVia->getSourceRange();
@@ -105,8 +105,8 @@ public:
     std::string Shape = "(" + std::to_string(Race.Shape.Dim[0]) + "," +
                         std::to_string(Race.Shape.Dim[1]) + "," +
                         std::to_string(Race.Shape.Dim[2]) + ")";
-    Check.diag(Where->getBeginLoc(),
-               "for example, %0, with blockDim %1%2", DiagnosticIDs::Note)
+    Check.diag(Where->getBeginLoc(), "for example, %0, with blockDim %1%2",
+               DiagnosticIDs::Note)
         << Race.Witness << Shape
         << (Race.Shape.Assumed ? " (assumed: no launch of this kernel "
                                  "was found)"
@@ -153,10 +153,12 @@ void SharedMemoryRaceCheck::registerMatchers(MatchFinder *Finder) {
                                   unless(isExpansionInSystemHeader()))
                          .bind("kernel"),
                      this);
-  Finder->addMatcher(
-      cudaKernelCallExpr(optionally(hasAncestor(functionDecl().bind("caller"))))
-          .bind("launch"),
-      this);
+  // Host code outside system headers, to find the launches in.
+  Finder->addMatcher(functionDecl(isDefinition(),
+                                  unless(hasAttr(attr::CUDAGlobal)),
+                                  unless(isExpansionInSystemHeader()))
+                         .bind("host"),
+                     this);
 }
 
 void SharedMemoryRaceCheck::check(const MatchFinder::MatchResult &Result) {
@@ -171,15 +173,18 @@ void SharedMemoryRaceCheck::check(const MatchFinder::MatchResult &Result) {
       else
         configurationDiag("invalid block size '%0' for option "
                           "'AssumedBlockSize%1'; using the default")
-            << *Texts[I] << (I == 0 ? "" : I == 1 ? "2D" : "3D");
+            << *Texts[I]
+            << (I == 0   ? ""
+                : I == 1 ? "2D"
+                         : "3D");
     }
     State = std::make_unique<Collector>(*this, *Result.Context, Options);
   }
-  if (const auto *Launch =
-          Result.Nodes.getNodeAs<CUDAKernelCallExpr>("launch")) {
-    State->Launches.addLaunch(
-        Launch, Result.Nodes.getNodeAs<FunctionDecl>("caller"),
-        *Result.Context);
+  if (const auto *Host = Result.Nodes.getNodeAs<FunctionDecl>("host")) {
+    if (!Host->isDependentContext())
+      forEachLaunch(Host, [&](const CUDAKernelCallExpr *Launch) {
+        State->Launches.addLaunch(Launch, Host, *Result.Context);
+      });
     return;
   }
   const auto *Kernel = Result.Nodes.getNodeAs<FunctionDecl>("kernel");

@@ -25,9 +25,9 @@ public:
   template <typename Fn> void time(llvm::StringRef Name, Fn &&Work) {
     auto Begin = std::chrono::steady_clock::now();
     Work();
-    double Seconds = std::chrono::duration<double>(
-                         std::chrono::steady_clock::now() - Begin)
-                         .count();
+    double Seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - Begin)
+            .count();
     if (Seconds > Slowest) {
       Slowest = Seconds;
       SlowestName = Name.str();

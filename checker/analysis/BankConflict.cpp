@@ -184,9 +184,9 @@ KernelBankFinder::evaluate(const SharedAccess &A, SymId Offset,
   std::vector<Axis> Loops;
   std::vector<unsigned> Sampled;
   for (unsigned Atom : Atoms) {
-    std::vector<std::int64_t> Values =
-        Sym.atoms()[Atom].isLoopCounter() ? Sym.loopValues(Atom, DimsOnly)
-                                          : std::vector<std::int64_t>();
+    std::vector<std::int64_t> Values = Sym.atoms()[Atom].isLoopCounter()
+                                           ? Sym.loopValues(Atom, DimsOnly)
+                                           : std::vector<std::int64_t>();
     if (Values.empty())
       Sampled.push_back(Atom);
     else
@@ -276,11 +276,12 @@ const Expr *KernelBankFinder::innerDimension(const VarDecl *Var) const {
   const TypeSourceInfo *TSI = Var->getTypeSourceInfo();
   if (!TSI)
     return nullptr;
-  auto Outer = TSI->getTypeLoc().getUnqualifiedLoc().getAs<ConstantArrayTypeLoc>();
+  auto Outer =
+      TSI->getTypeLoc().getUnqualifiedLoc().getAs<ConstantArrayTypeLoc>();
   if (!Outer)
     return nullptr;
-  auto Inner = Outer.getElementLoc().getUnqualifiedLoc()
-                   .getAs<ConstantArrayTypeLoc>();
+  auto Inner =
+      Outer.getElementLoc().getUnqualifiedLoc().getAs<ConstantArrayTypeLoc>();
   return Inner ? Inner.getSizeExpr() : nullptr;
 }
 
@@ -299,9 +300,9 @@ void KernelBankFinder::run(llvm::ArrayRef<BlockShape> Shapes) {
         continue;
       auto Padded = padded(Other);
       for (const BlockShape &Shape : Shapes) {
-        auto After = Padded ? evaluate(Other, Padded->first, Shape,
-                                       Padded->second)
-                            : std::nullopt;
+        auto After = Padded
+                         ? evaluate(Other, Padded->first, Shape, Padded->second)
+                         : std::nullopt;
         if (!After || After->Worst.Degree > 1) {
           Fixes = false;
           break;
@@ -311,7 +312,8 @@ void KernelBankFinder::run(llvm::ArrayRef<BlockShape> Shapes) {
     return PaddingFixesAll[Var] = Fixes;
   };
 
-  bool Assumed = llvm::all_of(Shapes, [](const BlockShape &S) { return S.Assumed; });
+  bool Assumed =
+      llvm::all_of(Shapes, [](const BlockShape &S) { return S.Assumed; });
   for (const SharedAccess &A : Accesses) {
     if (A.UnknownGuard || Sym.isUnknown(A.Offset) ||
         A.Kind == AccessKind::Atomic)
@@ -333,8 +335,9 @@ void KernelBankFinder::run(llvm::ArrayRef<BlockShape> Shapes) {
       }
       if (!Counts)
         continue;
-      bool Better = !Chosen || (Assumed ? Here->Worst.Degree < Chosen->Worst.Degree
-                                        : Here->Worst.Degree > Chosen->Worst.Degree);
+      bool Better =
+          !Chosen || (Assumed ? Here->Worst.Degree < Chosen->Worst.Degree
+                              : Here->Worst.Degree > Chosen->Worst.Degree);
       if (Chosen)
         Others.push_back(Better ? ChosenShape : Shape);
       if (Better) {
@@ -363,8 +366,8 @@ void KernelBankFinder::run(llvm::ArrayRef<BlockShape> Shapes) {
       Conflict.AlsoFor = Others;
     // Rows to pad: a declared array of arrays, or a pool indexed by hand.
     const ArrayType *Outer = Col.context().getAsArrayType(A.Var->getType());
-    bool HasRows = A.isDynamic() ||
-                   (Outer && Outer->getElementType()->isArrayType());
+    bool HasRows =
+        A.isDynamic() || (Outer && Outer->getElementType()->isArrayType());
     if (HasRows && !A.isDynamic() && PaddingFixes(A.Var))
       Conflict.PadInnerDimension = innerDimension(A.Var);
     Conflict.SuggestPadding = HasRows && !Conflict.PadInnerDimension;
@@ -385,13 +388,12 @@ void BankConflictAnalysis::analyzeKernel(const FunctionDecl *Kernel,
     return;
   std::array<BlockShape, 3> First;
   for (unsigned D = 0; D < 3; ++D)
-    First[D] = Assumed[D].empty() ? BlockShape{{256, 1, 1}, true}
-                                  : Assumed[D].front();
+    First[D] =
+        Assumed[D].empty() ? BlockShape{{256, 1, 1}, true} : Assumed[D].front();
   llvm::SmallVector<BlockShape, 3> Candidates =
       Collector.candidateShapes(Shapes, First);
   if (Candidates.size() == 1 && Candidates.front().Assumed) {
-    const auto &List =
-        Assumed[Collector.symbols().highestThreadDimension()];
+    const auto &List = Assumed[Collector.symbols().highestThreadDimension()];
     Candidates.assign(List.begin(), List.end());
   }
   KernelBankFinder(Collector, Handler, MinimumDegree).run(Candidates);

@@ -75,8 +75,8 @@ public:
   BankConflictAnalysis(ThreadDependenceAnalysis &Dependence,
                        BankConflictHandler &Handler, unsigned MinimumDegree,
                        std::array<std::vector<BlockShape>, 3> Assumed)
-      : Dependence(Dependence), Handler(Handler),
-        MinimumDegree(MinimumDegree), Assumed(std::move(Assumed)) {}
+      : Dependence(Dependence), Handler(Handler), MinimumDegree(MinimumDegree),
+        Assumed(std::move(Assumed)) {}
 
   void analyzeKernel(const FunctionDecl *Kernel,
                      llvm::ArrayRef<BlockShape> Shapes);

@@ -39,7 +39,8 @@ std::optional<BuiltinIndexKind> getBuiltinIndexRef(const Expr *E,
   const auto *VD = dyn_cast<VarDecl>(Base->getDecl());
   auto Kind = getBuiltinIndexKind(VD);
   if (Kind && Spelling)
-    *Spelling = (VD->getName() + "." + Prop->getPropertyDecl()->getName()).str();
+    *Spelling =
+        (VD->getName() + "." + Prop->getPropertyDecl()->getName()).str();
   return Kind;
 }
 
@@ -85,14 +86,31 @@ bool hasPrefixThenUpper(llvm::StringRef Name, llvm::StringRef Prefix) {
 
 /// Free functions whose result differs between threads of one block.
 bool isThreadDependentFunction(llvm::StringRef Name) {
-  for (llvm::StringRef Prefix :
-       {"__shfl", "__ballot", "__any", "__all", "__uni", "__match", "__reduce_",
-        "__activemask", "__lanemask", "__atomic", "__nvvm_atom", "__nv_atomic",
-        "__clock", "__globaltimer", "__nvvm_read_ptx_sreg_tid",
-        "__nvvm_read_ptx_sreg_laneid", "__nvvm_read_ptx_sreg_warpid",
-        "__nvvm_read_ptx_sreg_clock", "__nvvm_read_ptx_sreg_globaltimer",
-        "__nvvm_read_ptx_sreg_smid", "__nvvm_read_ptx_sreg_lanemask",
-        "__nvvm_shfl", "__nvvm_vote", "__nvvm_match", "__nvvm_redux"})
+  for (llvm::StringRef Prefix : {"__shfl",
+                                 "__ballot",
+                                 "__any",
+                                 "__all",
+                                 "__uni",
+                                 "__match",
+                                 "__reduce_",
+                                 "__activemask",
+                                 "__lanemask",
+                                 "__atomic",
+                                 "__nvvm_atom",
+                                 "__nv_atomic",
+                                 "__clock",
+                                 "__globaltimer",
+                                 "__nvvm_read_ptx_sreg_tid",
+                                 "__nvvm_read_ptx_sreg_laneid",
+                                 "__nvvm_read_ptx_sreg_warpid",
+                                 "__nvvm_read_ptx_sreg_clock",
+                                 "__nvvm_read_ptx_sreg_globaltimer",
+                                 "__nvvm_read_ptx_sreg_smid",
+                                 "__nvvm_read_ptx_sreg_lanemask",
+                                 "__nvvm_shfl",
+                                 "__nvvm_vote",
+                                 "__nvvm_match",
+                                 "__nvvm_redux"})
     if (Name.starts_with(Prefix))
       return true;
   return Name == "clock" || Name == "clock64" ||
@@ -107,22 +125,19 @@ CallModel classifyCooperativeGroupsCall(const FunctionDecl *FD,
   if (const auto *MD = dyn_cast<CXXMethodDecl>(FD)) {
     const CXXRecordDecl *Group = MD->getParent();
     M.Name = (Group->getName() + "::" + Name).str();
-    if ((Name == "sync" || Name == "barrier_wait") &&
-        isBlockWideGroup(Group))
+    if ((Name == "sync" || Name == "barrier_wait") && isBlockWideGroup(Group))
       M.IsBlockBarrier = true;
     else if (Name == "sync" ||
              isOneOf(Name, {"shfl", "shfl_down", "shfl_up", "shfl_xor",
-                            "ballot", "any", "all", "match_any",
-                            "match_all"}))
+                            "ballot", "any", "all", "match_any", "match_all"}))
       M.IsWarpSync = true;
-    M.ThreadDependentResult = isOneOf(
-        Name, {"thread_rank", "thread_index", "meta_group_rank", "shfl",
-               "shfl_down", "shfl_up", "shfl_xor", "ballot", "any", "all",
-               "match_any", "match_all"});
-    M.UniformResult =
-        isOneOf(Name, {"size", "num_threads", "group_dim", "dim_threads",
-                       "group_index", "meta_group_size", "block_index",
-                       "dim_blocks", "num_blocks"});
+    M.ThreadDependentResult =
+        isOneOf(Name, {"thread_rank", "thread_index", "meta_group_rank", "shfl",
+                       "shfl_down", "shfl_up", "shfl_xor", "ballot", "any",
+                       "all", "match_any", "match_all"});
+    M.UniformResult = isOneOf(
+        Name, {"size", "num_threads", "group_dim", "dim_threads", "group_index",
+               "meta_group_size", "block_index", "dim_blocks", "num_blocks"});
     return M;
   }
   M.Name = ("cooperative_groups::" + Name).str();
@@ -132,13 +147,11 @@ CallModel classifyCooperativeGroupsCall(const FunctionDecl *FD,
     else
       M.IsWarpSync = true;
   }
-  if (Name == "reduce" || Name == "inclusive_scan" ||
-      Name == "exclusive_scan")
+  if (Name == "reduce" || Name == "inclusive_scan" || Name == "exclusive_scan")
     M.IsWarpSync = true;
-  M.ThreadDependentResult =
-      isOneOf(Name, {"thread_rank", "reduce", "inclusive_scan",
-                     "exclusive_scan", "coalesced_threads",
-                     "labeled_partition", "binary_partition"});
+  M.ThreadDependentResult = isOneOf(
+      Name, {"thread_rank", "reduce", "inclusive_scan", "exclusive_scan",
+             "coalesced_threads", "labeled_partition", "binary_partition"});
   M.UniformResult = isOneOf(
       Name, {"this_thread_block", "this_grid", "group_size", "num_threads"});
   return M;
@@ -191,8 +204,8 @@ CallModel classifyCall(const CallExpr *CE) {
     M.Modelled = M.IsWarpSync = true;
     return M;
   }
-  if (Name == "__threadfence" ||
-      Name == "__threadfence_block" || Name == "__threadfence_system") {
+  if (Name == "__threadfence" || Name == "__threadfence_block" ||
+      Name == "__threadfence_system") {
     M.Modelled = true;
     return M;
   }

@@ -60,7 +60,8 @@ public:
     const auto *ME = dyn_cast<MemberExpr>(BO->getLHS()->IgnoreParenImpCasts());
     if (!ME || ME->getMemberDecl()->getName() != Member)
       return true;
-    const auto *Base = dyn_cast<DeclRefExpr>(ME->getBase()->IgnoreParenImpCasts());
+    const auto *Base =
+        dyn_cast<DeclRefExpr>(ME->getBase()->IgnoreParenImpCasts());
     if (Base && Base->getDecl() == Config)
       Value = BO->getRHS();
     return true;
@@ -175,7 +176,8 @@ struct DynamicSharedBoundsAnalysis::KernelInfo {
 DynamicSharedBoundsAnalysis::DynamicSharedBoundsAnalysis(
     ThreadDependenceAnalysis &Dependence, DynamicSharedHandler &Handler,
     bool ReportPossible)
-    : Dependence(Dependence), Handler(Handler), ReportPossible(ReportPossible) {}
+    : Dependence(Dependence), Handler(Handler), ReportPossible(ReportPossible) {
+}
 
 DynamicSharedBoundsAnalysis::~DynamicSharedBoundsAnalysis() = default;
 
@@ -219,9 +221,8 @@ namespace {
 
 /// The three components of a dim3 (or integer) block argument, in the host
 /// function's symbolic form; none when not computable.
-std::optional<std::array<SymId, 3>> blockComponents(const Expr *E,
-                                                    SymbolicTranslator &T,
-                                                    unsigned Depth = 0) {
+std::optional<std::array<SymId, 3>>
+blockComponents(const Expr *E, SymbolicTranslator &T, unsigned Depth = 0) {
   if (!E || Depth > 8)
     return std::nullopt;
   E = E->IgnoreImplicit()->IgnoreParens();
@@ -342,17 +343,16 @@ void DynamicSharedBoundsAnalysis::analyzeLaunch(
 
   // Overflow: evaluate the launch's values for each sample of what the host
   // code does not say, and the kernel's reach with them.
-  auto Block = Launch.Block[0] ? blockComponents(Launch.Block[0], HT)
-                               : std::nullopt;
+  auto Block =
+      Launch.Block[0] ? blockComponents(Launch.Block[0], HT) : std::nullopt;
   if (!Block)
     return;
   for (SymId Part : *Block)
     HT.collectAtoms(Part, HostAtoms);
   llvm::SmallVector<SymId, 8> Args;
   for (const Expr *Arg : Launch.Args) {
-    Args.push_back(Arg->getType()->isIntegralOrEnumerationType()
-                       ? HT.translate(Arg)
-                       : -1);
+    Args.push_back(
+        Arg->getType()->isIntegralOrEnumerationType() ? HT.translate(Arg) : -1);
     if (Args.back() >= 0 && !HT.isUnknown(Args.back()))
       HT.collectAtoms(Args.back(), HostAtoms);
   }
@@ -416,7 +416,8 @@ void DynamicSharedBoundsAnalysis::analyzeLaunch(
       KT.collectAtoms(A.Offset, Atoms);
       for (const auto &Guard : A.Guards)
         KT.collectAtoms(Guard.first, Atoms);
-      SymEnv DimsEnv = SharedAccessCollector::envFor(0, Shape, KernelValues.data());
+      SymEnv DimsEnv =
+          SharedAccessCollector::envFor(0, Shape, KernelValues.data());
       std::vector<std::pair<unsigned, std::vector<std::int64_t>>> Loops;
       bool Computable = true;
       unsigned LoopCombos = 1;
@@ -443,7 +444,8 @@ void DynamicSharedBoundsAnalysis::analyzeLaunch(
           Rest /= Values.size();
         }
         for (std::int64_t T = 0; T < Shape.threads(); ++T) {
-          SymEnv Env = SharedAccessCollector::envFor(T, Shape, KernelValues.data());
+          SymEnv Env =
+              SharedAccessCollector::envFor(T, Shape, KernelValues.data());
           bool Runs = true;
           for (const auto &[Guard, Polarity] : A.Guards) {
             auto V = KT.evaluate(Guard, Env);

@@ -1,4 +1,5 @@
-//===--- DynamicSharedBounds.h - Dynamic shared memory vs launch -*- C++ -*-===//
+//===--- DynamicSharedBounds.h - Dynamic shared memory vs launch -*- C++
+//-*-===//
 //
 // `extern __shared__` memory has exactly the size the launch passes. This
 // analysis computes, for each launch in the translation unit whose kernel

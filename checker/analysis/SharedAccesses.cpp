@@ -75,8 +75,8 @@ SharedAccessCollector::SharedAccessCollector(ASTContext &Context,
       Sym(Context, Deps.getFunction(), &Deps),
       Parents(const_cast<Stmt *>(Deps.getFunction()->getBody())) {}
 
-SymId SharedAccessCollector::plus(SymId Base, const Expr *Index, QualType Element,
-                             bool Negate) {
+SymId SharedAccessCollector::plus(SymId Base, const Expr *Index,
+                                  QualType Element, bool Negate) {
   if (Element->isIncompleteType() || Element->isDependentType())
     return Sym.translate(nullptr);
   std::int64_t Size = Context.getTypeSizeInChars(Element).getQuantity();
@@ -86,8 +86,7 @@ SymId SharedAccessCollector::plus(SymId Base, const Expr *Index, QualType Elemen
 }
 
 std::optional<SharedAccessCollector::Location>
-SharedAccessCollector::locate(const Expr *E,
-                                                 unsigned Depth) {
+SharedAccessCollector::locate(const Expr *E, unsigned Depth) {
   if (Depth > 16)
     return std::nullopt;
   E = E->IgnoreParens();
@@ -142,8 +141,8 @@ SharedAccessCollector::locate(const Expr *E,
     auto L = ME->isArrow() ? locatePointer(ME->getBase(), Depth + 1)
                            : locate(ME->getBase(), Depth + 1);
     if (L) {
-      SymId FieldOffset = Sym.constant(Context.getFieldOffset(Field) /
-                                       Context.getCharWidth());
+      SymId FieldOffset =
+          Sym.constant(Context.getFieldOffset(Field) / Context.getCharWidth());
       L->Offset = Sym.binary(SymNode::Add, L->Offset, FieldOffset);
       if (L->Row >= 0)
         L->WithinRow = Sym.binary(SymNode::Add, L->WithinRow, FieldOffset);
@@ -154,14 +153,14 @@ SharedAccessCollector::locate(const Expr *E,
     if (UO->getOpcode() == UO_Deref)
       return locatePointer(UO->getSubExpr(), Depth + 1);
   if (const auto *Cast = dyn_cast<CastExpr>(E))
-    if (Cast->getCastKind() == CK_NoOp || Cast->getCastKind() == CK_LValueBitCast)
+    if (Cast->getCastKind() == CK_NoOp ||
+        Cast->getCastKind() == CK_LValueBitCast)
       return locate(Cast->getSubExpr(), Depth + 1);
   return std::nullopt;
 }
 
 std::optional<SharedAccessCollector::Location>
-SharedAccessCollector::locatePointer(const Expr *E,
-                                                        unsigned Depth) {
+SharedAccessCollector::locatePointer(const Expr *E, unsigned Depth) {
   if (Depth > 16)
     return std::nullopt;
   E = E->IgnoreParens();
@@ -235,14 +234,15 @@ SharedAccessCollector::locatePointer(const Expr *E,
 }
 
 void SharedAccessCollector::addAccess(const Expr *LValue, const Stmt *Anchor,
-                                 const CFGBlock *B, unsigned Index,
-                                 AccessKind Kind, bool ThroughPointer,
-                                 const CallExpr *Via, bool InsideCondition) {
+                                      const CFGBlock *B, unsigned Index,
+                                      AccessKind Kind, bool ThroughPointer,
+                                      const CallExpr *Via,
+                                      bool InsideCondition) {
   auto L = ThroughPointer ? locatePointer(LValue) : locate(LValue);
   if (!L)
     return;
-  QualType T = ThroughPointer ? LValue->getType()->getPointeeType()
-                              : LValue->getType();
+  QualType T =
+      ThroughPointer ? LValue->getType()->getPointeeType() : LValue->getType();
   if (T->isIncompleteType() || T->isDependentType())
     return;
   SharedAccess A;
@@ -338,8 +338,7 @@ void SharedAccessCollector::collect() {
         // A struct copied out of shared memory (`float4 v = s[i]`).
         if (Construct->getNumArgs() == 1 && Construct->getArg(0)->isGLValue() &&
             Construct->getConstructor()->isCopyOrMoveConstructor())
-          addAccess(Construct->getArg(0), S, B, Index, AccessKind::Read,
-                    false);
+          addAccess(Construct->getArg(0), S, B, Index, AccessKind::Read, false);
         continue;
       }
       const auto *CE = dyn_cast<CallExpr>(S);
@@ -431,7 +430,7 @@ bool isUnderCondition(const Stmt *S, const ParentMap &Parents) {
 } // namespace
 
 void SharedAccessCollector::inlineCall(const CallExpr *CE, const CFGBlock *B,
-                                  unsigned Index) {
+                                       unsigned Index) {
   // A callee that reaches a barrier splits its accesses into intervals the
   // call site cannot show; leave it alone.
   const FunctionDecl *Callee = CE->getDirectCallee();

@@ -47,15 +47,15 @@ enum class AccessKind { Read, Write, ReadWrite, Atomic };
 
 /// One access to shared memory.
 struct SharedAccess {
-  const Expr *E = nullptr;        // The lvalue (the pointer for atomics).
-  const CallExpr *Via = nullptr;  // The call when E is inside a callee.
-  const Stmt *Anchor = nullptr;   // The CFG element that performs it.
+  const Expr *E = nullptr;       // The lvalue (the pointer for atomics).
+  const CallExpr *Via = nullptr; // The call when E is inside a callee.
+  const Stmt *Anchor = nullptr;  // The CFG element that performs it.
   const CFGBlock *Block = nullptr;
-  unsigned Index = 0;             // 1-based position of Anchor in Block.
-  const void *Object = nullptr;   // The variable, or the dynamic pool.
+  unsigned Index = 0;           // 1-based position of Anchor in Block.
+  const void *Object = nullptr; // The variable, or the dynamic pool.
   const VarDecl *Var = nullptr;
-  SymId Offset = -1;              // Bytes from the start of Object.
-  std::int64_t Width = 0;         // Bytes.
+  SymId Offset = -1;      // Bytes from the start of Object.
+  std::int64_t Width = 0; // Bytes.
   AccessKind Kind = AccessKind::Read;
   /// For a plain `=` store: the value stored.
   const Expr *Stored = nullptr;

@@ -30,9 +30,8 @@ namespace {
 
 class KernelRaceFinder {
 public:
-  KernelRaceFinder(SharedAccessCollector &Collector,
-                   SharedRaceHandler &Handler, const RaceOptions &Options,
-                   const FunctionDecl *Kernel)
+  KernelRaceFinder(SharedAccessCollector &Collector, SharedRaceHandler &Handler,
+                   const RaceOptions &Options, const FunctionDecl *Kernel)
       : Col(Collector), Context(Collector.context()),
         Deps(Collector.dependence()), Handler(Handler), Options(Options),
         Kernel(Kernel), Sym(Collector.symbols()),
@@ -205,8 +204,8 @@ KernelRaceFinder::decide(const SharedAccess &A, const SharedAccess &B,
   std::vector<Axis> Loops;
   std::vector<unsigned> Sampled;
   for (unsigned I = 0; I < Atoms.size(); ++I) {
-    std::vector<std::int64_t> Values =
-        AllAtoms[Atoms[I]].isLoopCounter() ? Sym.loopValues(Atoms[I], DimsOnly)
+    std::vector<std::int64_t> Values = AllAtoms[Atoms[I]].isLoopCounter()
+                                           ? Sym.loopValues(Atoms[I], DimsOnly)
                                            : std::vector<std::int64_t>();
     if (!Values.empty())
       Loops.push_back({Atoms[I], std::move(Values), S.Relation[I]});
@@ -381,7 +380,8 @@ const Stmt *KernelRaceFinder::certainBarrierPlace(const SharedAccess &First,
   // statement, the first before the second, under no thread-dependent
   // condition, outside macros: then `__syncthreads();` right before the
   // second statement is where it belongs.
-  auto StatementOf = [&](const Stmt *S) -> std::pair<const Stmt *, const CompoundStmt *> {
+  auto StatementOf =
+      [&](const Stmt *S) -> std::pair<const Stmt *, const CompoundStmt *> {
     const Stmt *Cur = S;
     while (const Stmt *P = Parents.getParent(Cur)) {
       if (const auto *CS = dyn_cast<CompoundStmt>(P))
@@ -423,8 +423,8 @@ void KernelRaceFinder::checkPair(unsigned IA, unsigned IB,
   // treats it. The same statement stores the same value in every thread
   // when the value depends on no thread and no loop counter; two
   // statements, when both store the same constant.
-  if (A.Kind == AccessKind::Write && B.Kind == AccessKind::Write &&
-      A.Stored && B.Stored && A.Width == B.Width) {
+  if (A.Kind == AccessKind::Write && B.Kind == AccessKind::Write && A.Stored &&
+      B.Stored && A.Width == B.Width) {
     SymId ValueA = Sym.translate(A.Stored), ValueB = Sym.translate(B.Stored);
     auto Uniform = [&](SymId Value) {
       llvm::SmallVector<unsigned, 2> Atoms;
@@ -465,11 +465,11 @@ void KernelRaceFinder::checkPair(unsigned IA, unsigned IB,
     Paths.push_back({AThenB, 0, 0, nullptr, true});
   for (unsigned Bit = 1; Bit <= 2; ++Bit) {
     if (Reach[IA][IB] & Bit)
-      Paths.push_back({AThenB, 0, Bit - 1, nullptr,
-                       (WarpReach[IA][IB] & Bit) != 0});
+      Paths.push_back(
+          {AThenB, 0, Bit - 1, nullptr, (WarpReach[IA][IB] & Bit) != 0});
     if (IA != IB && (Reach[IB][IA] & Bit))
-      Paths.push_back({BThenA, Bit - 1, 0, nullptr,
-                       (WarpReach[IB][IA] & Bit) != 0});
+      Paths.push_back(
+          {BThenA, Bit - 1, 0, nullptr, (WarpReach[IB][IA] & Bit) != 0});
   }
   for (const Divergence &D : Divergences)
     for (unsigned SA = 0; SA < D.Sides.size(); ++SA)
@@ -503,9 +503,10 @@ void KernelRaceFinder::checkPair(unsigned IA, unsigned IB,
   for (const Path &P : Paths) {
     Scenario S;
     S.DifferentWarpsOnly = !AnyWarpPath;
-    S.Order = P.Kind == AThenB   ? 1
-              : P.Kind == BThenA ? -1
-              : static_cast<int>(P.CrossB) - static_cast<int>(P.CrossA);
+    S.Order = P.Kind == AThenB ? 1
+              : P.Kind == BThenA
+                  ? -1
+                  : static_cast<int>(P.CrossB) - static_cast<int>(P.CrossA);
     S.LaterIteration = P.Kind == AThenB   ? P.CrossB
                        : P.Kind == BThenA ? P.CrossA
                                           : P.CrossA != P.CrossB;
@@ -581,8 +582,8 @@ void KernelRaceFinder::checkPair(unsigned IA, unsigned IB,
                  : !First.writes() ? SharedRace::WriteAfterRead
                                    : SharedRace::WriteAfterWrite;
     Race.Possible = V == Verdict::Possible;
-    Race.WarpSynchronous = A.Volatile && B.Volatile &&
-                           W.ThreadA / 32 == W.ThreadB / 32;
+    Race.WarpSynchronous =
+        A.Volatile && B.Volatile && W.ThreadA / 32 == W.ThreadB / 32;
     Race.Shape = Shape;
     auto Verb = [](AccessKind K) {
       switch (K) {
@@ -598,24 +599,26 @@ void KernelRaceFinder::checkPair(unsigned IA, unsigned IB,
       return "accesses";
     };
     std::string Element = "'" + Col.describeElement(First.Var, W.Byte) + "'";
-    auto Values = [&](const llvm::SmallVectorImpl<std::pair<unsigned, std::int64_t>> &Loop) {
-      std::string Text;
-      for (const auto &[Atom, Value] : Loop) {
-        const SymAtom &Info = Sym.atoms()[Atom];
-        Text += Text.empty() ? " (" : ", ";
-        Text += Info.IterationNumber
-                    ? "in iteration " + std::to_string(Value) +
-                          " of the loop over '" + Info.Name + "'"
-                    : "with '" + Info.Name + "' = " + std::to_string(Value);
-      }
-      return Text.empty() ? Text : Text + ")";
-    };
-    Race.Witness = "thread " + SharedAccessCollector::describeThread(FirstThread, Shape) + " " +
-                   Verb(First.Kind) + " " + Element +
-                   Values(BSecond ? W.LoopA : W.LoopB) + " and thread " +
-                   SharedAccessCollector::describeThread(SecondThread, Shape) + " " +
-                   Verb(Second.Kind) + " it" +
-                   Values(BSecond ? W.LoopB : W.LoopA);
+    auto Values =
+        [&](const llvm::SmallVectorImpl<std::pair<unsigned, std::int64_t>>
+                &Loop) {
+          std::string Text;
+          for (const auto &[Atom, Value] : Loop) {
+            const SymAtom &Info = Sym.atoms()[Atom];
+            Text += Text.empty() ? " (" : ", ";
+            Text += Info.IterationNumber
+                        ? "in iteration " + std::to_string(Value) +
+                              " of the loop over '" + Info.Name + "'"
+                        : "with '" + Info.Name + "' = " + std::to_string(Value);
+          }
+          return Text.empty() ? Text : Text + ")";
+        };
+    Race.Witness =
+        "thread " + SharedAccessCollector::describeThread(FirstThread, Shape) +
+        " " + Verb(First.Kind) + " " + Element +
+        Values(BSecond ? W.LoopA : W.LoopB) + " and thread " +
+        SharedAccessCollector::describeThread(SecondThread, Shape) + " " +
+        Verb(Second.Kind) + " it" + Values(BSecond ? W.LoopB : W.LoopA);
     if (S.LaterIteration)
       Race.Witness += " one iteration of the enclosing loop later";
     if (!S.DifferentWarpsOnly && !Race.WarpSynchronous &&
@@ -639,8 +642,8 @@ void KernelRaceFinder::run(llvm::ArrayRef<BlockShape> Shapes) {
 
 } // namespace
 
-void SharedMemoryRaceAnalysis::analyzeKernel(const FunctionDecl *Kernel,
-                                             llvm::ArrayRef<BlockShape> Shapes) {
+void SharedMemoryRaceAnalysis::analyzeKernel(
+    const FunctionDecl *Kernel, llvm::ArrayRef<BlockShape> Shapes) {
   const FunctionDependence *Deps = Dependence.analyze(Kernel);
   if (!Deps)
     return;

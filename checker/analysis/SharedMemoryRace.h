@@ -63,8 +63,11 @@ struct SharedRace {
   const CallExpr *SecondVia = nullptr;
   AccessKind FirstKind = AccessKind::Write;
   AccessKind SecondKind = AccessKind::Read;
-  enum Kind { ReadAfterWrite, WriteAfterRead, WriteAfterWrite } Order =
-      ReadAfterWrite;
+  enum Kind {
+    ReadAfterWrite,
+    WriteAfterRead,
+    WriteAfterWrite
+  } Order = ReadAfterWrite;
   /// Both accesses go through volatile and race only inside one warp: the
   /// legacy warp-synchronous idiom, which sm_70 and later do not support.
   bool WarpSynchronous = false;
@@ -88,9 +91,9 @@ public:
 struct RaceOptions {
   /// Block shapes assumed for kernels with no launch in the translation
   /// unit and no __launch_bounds__, by the highest threadIdx dimension used.
-  std::array<BlockShape, 3> Assumed = {
-      BlockShape{{256, 1, 1}, true}, BlockShape{{16, 16, 1}, true},
-      BlockShape{{8, 8, 4}, true}};
+  std::array<BlockShape, 3> Assumed = {BlockShape{{256, 1, 1}, true},
+                                       BlockShape{{16, 16, 1}, true},
+                                       BlockShape{{8, 8, 4}, true}};
   bool ReportPossibleRaces = false;
 };
 

@@ -170,9 +170,9 @@ SymId SymbolicTranslator::linearThreadId() {
 }
 
 SymId SymbolicTranslator::atomFor(const VarDecl *VD, std::string Name) {
-  const void *Key = VD ? static_cast<const void *>(VD)
-                       : static_cast<const void *>(
-                             Context.Idents.get(Name).getNameStart());
+  const void *Key =
+      VD ? static_cast<const void *>(VD)
+         : static_cast<const void *>(Context.Idents.get(Name).getNameStart());
   auto It = AtomIds.find(Key);
   unsigned Id;
   if (It != AtomIds.end()) {
@@ -213,7 +213,8 @@ void SymbolicTranslator::addLoopCounter(const ForStmt *For) {
         Counter = VD;
         Init = VD->getInit();
       }
-  } else if (const auto *BO = dyn_cast_or_null<BinaryOperator>(For->getInit())) {
+  } else if (const auto *BO =
+                 dyn_cast_or_null<BinaryOperator>(For->getInit())) {
     if (BO->getOpcode() == BO_Assign) {
       Counter = refVar(BO->getLHS());
       Init = BO->getRHS();
@@ -222,7 +223,8 @@ void SymbolicTranslator::addLoopCounter(const ForStmt *For) {
   if (!Counter || !Init || !Counter->getType()->isIntegerType())
     return;
   // cond: `i < e` in either order.
-  const auto *Cond = dyn_cast<BinaryOperator>(For->getCond()->IgnoreParenImpCasts());
+  const auto *Cond =
+      dyn_cast<BinaryOperator>(For->getCond()->IgnoreParenImpCasts());
   if (!Cond)
     return;
   auto Compare = binaryKind(Cond->getOpcode());
@@ -249,16 +251,17 @@ void SymbolicTranslator::addLoopCounter(const ForStmt *For) {
   } else if (const auto *CAO = dyn_cast<CompoundAssignOperator>(Inc)) {
     if (refVar(CAO->getLHS()) != Counter)
       return;
-    auto K = binaryKind(BinaryOperator::getOpForCompoundAssignment(
-        CAO->getOpcode()));
+    auto K = binaryKind(
+        BinaryOperator::getOpForCompoundAssignment(CAO->getOpcode()));
     if (!K)
       return;
     StepOp = *K;
     Step = CAO->getRHS();
   } else if (const auto *BO = dyn_cast<BinaryOperator>(Inc)) {
-    const auto *RHS = dyn_cast<BinaryOperator>(BO->getRHS()->IgnoreParenImpCasts());
-    if (BO->getOpcode() != BO_Assign || refVar(BO->getLHS()) != Counter || !RHS ||
-        refVar(RHS->getLHS()) != Counter)
+    const auto *RHS =
+        dyn_cast<BinaryOperator>(BO->getRHS()->IgnoreParenImpCasts());
+    if (BO->getOpcode() != BO_Assign || refVar(BO->getLHS()) != Counter ||
+        !RHS || refVar(RHS->getLHS()) != Counter)
       return;
     auto K = binaryKind(RHS->getOpcode());
     if (!K)
@@ -354,8 +357,8 @@ SymId SymbolicTranslator::translateVar(const VarDecl *VD, const Expr *Use) {
     --Depth;
     // A value the translation cannot follow (a call, a load) is still one
     // value: an atom, unless it may differ between threads.
-    bool Thread = Dependence &&
-                  (Dependence->getVariableDeps(VD) & dep::Thread) != 0;
+    bool Thread =
+        Dependence && (Dependence->getVariableDeps(VD) & dep::Thread) != 0;
     if (isUnknown(Id) && !Thread)
       Id = atomFor(VD, VD->getName().str());
     VarCache[VD] = Id;
@@ -365,8 +368,8 @@ SymId SymbolicTranslator::translateVar(const VarDecl *VD, const Expr *Use) {
     return atomFor(VD, VD->getName().str()); // Global memory, constants.
   // Without a dependence analysis the function is host code: nothing in it
   // differs from thread to thread.
-  bool Thread = Dependence &&
-                (Dependence->getVariableDeps(VD) & dep::Thread) != 0;
+  bool Thread =
+      Dependence && (Dependence->getVariableDeps(VD) & dep::Thread) != 0;
   if (IsParam && Function->hasAttr<CUDAGlobalAttr>())
     Thread = false; // Kernel parameters are the same in every thread.
   if (Thread)
@@ -407,8 +410,8 @@ SymId SymbolicTranslator::translate(const Expr *E) {
   }
   if (const auto *Cast = dyn_cast<CastExpr>(E)) {
     QualType To = Cast->getType();
-    if (Cast->getCastKind() == CK_LValueToRValue || To->isIntegralOrEnumerationType() ||
-        To->isBooleanType())
+    if (Cast->getCastKind() == CK_LValueToRValue ||
+        To->isIntegralOrEnumerationType() || To->isBooleanType())
       return translate(Cast->getSubExpr());
     return add(Unknown);
   }
@@ -472,8 +475,8 @@ SymId SymbolicTranslator::translate(const Expr *E) {
   return add(Unknown);
 }
 
-std::optional<std::int64_t> SymbolicTranslator::evaluate(SymId Id,
-                                                         const SymEnv &Env) const {
+std::optional<std::int64_t>
+SymbolicTranslator::evaluate(SymId Id, const SymEnv &Env) const {
   if (Id < 0)
     return std::nullopt;
   const SymNode &N = Nodes[Id];
@@ -583,9 +586,9 @@ std::optional<std::int64_t> SymbolicTranslator::evaluate(SymId Id,
   }
 }
 
-std::vector<std::int64_t>
-SymbolicTranslator::loopValues(unsigned AtomId, const SymEnv &Env,
-                               bool UseAtoms) const {
+std::vector<std::int64_t> SymbolicTranslator::loopValues(unsigned AtomId,
+                                                         const SymEnv &Env,
+                                                         bool UseAtoms) const {
   const SymAtom &Atom = Atoms[AtomId];
   std::vector<std::int64_t> Values;
   if (!Atom.isLoopCounter())

@@ -70,7 +70,8 @@ struct SymNode {
     Max
   };
   Kind K = Unknown;
-  std::int64_t Value = 0; // Const value; dimension for Thread/BlockDim; atom id.
+  std::int64_t Value =
+      0; // Const value; dimension for Thread/BlockDim; atom id.
   SymId A = -1, B = -1, C = -1;
 };
 

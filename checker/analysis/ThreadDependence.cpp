@@ -125,8 +125,7 @@ struct FunctionDependence::ControlInfo {
   llvm::DenseMap<const CFGBlock *, llvm::BitVector> Reach;
   llvm::DenseMap<const CFGBlock *, llvm::SmallVector<const CFGBlock *, 4>>
       Closure;
-  llvm::DenseMap<std::pair<const CFGBlock *, const CFGBlock *>, bool>
-      EarlyExit;
+  llvm::DenseMap<std::pair<const CFGBlock *, const CFGBlock *>, bool> EarlyExit;
   llvm::DenseMap<const CFGBlock *, bool> ExitRegion;
   llvm::BitVector BarrierBlocks;
 
@@ -429,8 +428,7 @@ bool DependenceBuilder::isTracked(const VarDecl *VD) const {
 bool DependenceBuilder::isCaptured(const VarDecl *VD) const {
   // A local of an enclosing function, seen from a lambda's body.
   return VD->hasLocalStorage() &&
-         VD->getParentFunctionOrMethod() != R.Function &&
-         !isa<ParmVarDecl>(VD);
+         VD->getParentFunctionOrMethod() != R.Function && !isa<ParmVarDecl>(VD);
 }
 
 const VarDecl *DependenceBuilder::resolveAlias(const VarDecl *VD) const {
@@ -708,7 +706,7 @@ DependenceBuilder::LValueRoot DependenceBuilder::pointerRoot(const Expr *E,
   if (const auto *BO = dyn_cast<BinaryOperator>(E))
     if (BO->isAdditiveOp()) {
       const Expr *Ptr = BO->getLHS()->getType()->isPointerType() ? BO->getLHS()
-                                                                  : BO->getRHS();
+                                                                 : BO->getRHS();
       const Expr *Offset = Ptr == BO->getLHS() ? BO->getRHS() : BO->getLHS();
       Root = pointerRoot(Ptr, S);
       Root.Whole = false;
@@ -803,9 +801,8 @@ void DependenceBuilder::callEffects(const CallExpr *CE, State &S,
   DepSet All = 0;
   for (const Expr *Arg : Shape.Args) {
     Record.Args.push_back(valueDeps(Arg, S));
-    Record.ArgWitnesses.push_back(Record.Args.back() & dep::Thread
-                                      ? witness(Arg, S)
-                                      : ThreadWitness());
+    Record.ArgWitnesses.push_back(
+        Record.Args.back() & dep::Thread ? witness(Arg, S) : ThreadWitness());
     All |= Record.Args.back();
   }
   Record.Object = Shape.Object ? valueDeps(Shape.Object, S) : 0;
@@ -818,12 +815,12 @@ void DependenceBuilder::callEffects(const CallExpr *CE, State &S,
   const FunctionSummary *Summary =
       Callee ? Analysis.getSummary(Callee) : nullptr;
   DepSet Unknown =
-      All | (Analysis.getOptions().UnknownCallsAreThreadDependent ? dep::Thread
-                                                                  : 0);
+      All |
+      (Analysis.getOptions().UnknownCallsAreThreadDependent ? dep::Thread : 0);
   for (unsigned I = 0; I < Shape.Args.size(); ++I) {
-    const ParmVarDecl *Param =
-        Callee && I < Callee->getNumParams() ? Callee->getParamDecl(I)
-                                             : nullptr;
+    const ParmVarDecl *Param = Callee && I < Callee->getNumParams()
+                                   ? Callee->getParamDecl(I)
+                                   : nullptr;
     if (Param && !isOutParameter(Param->getType()))
       continue;
     DepSet Written = Unknown;
@@ -847,8 +844,8 @@ void DependenceBuilder::callEffects(const CallExpr *CE, State &S,
   if (Shape.Object) {
     const auto *Method = dyn_cast_or_null<CXXMethodDecl>(Callee);
     if (Method && !Method->isConst()) {
-      DepSet Written = Summary ? instantiate(Summary->ObjectWrites,
-                                             Record.Args, Record.Object)
+      DepSet Written = Summary ? instantiate(Summary->ObjectWrites, Record.Args,
+                                             Record.Object)
                                : Unknown;
       if (Written) {
         LValueRoot Root = Shape.Object->getType()->isPointerType()
@@ -941,8 +938,7 @@ void DependenceBuilder::transferBlock(const CFGBlock *B, State &S) {
   for (const CFGElement &E : *B)
     if (auto CS = E.getAs<CFGStmt>())
       transfer(CS->getStmt(), S, CurrentControl);
-  if (const auto *Cond =
-          dyn_cast_or_null<Expr>(B->getTerminatorCondition())) {
+  if (const auto *Cond = dyn_cast_or_null<Expr>(B->getTerminatorCondition())) {
     DepSet Deps = valueDeps(Cond, S);
     R.ConditionDeps[B] = Deps;
     if ((Deps & dep::Thread) && !R.ConditionWitnesses.count(B)) {

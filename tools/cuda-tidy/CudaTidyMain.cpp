@@ -87,8 +87,9 @@ unsigned readCudaVersion(StringRef Cuda) {
   if (Pos == StringRef::npos)
     return 0;
   unsigned Version = 0;
-  Text.substr(Pos + strlen("#define CUDA_VERSION ")).ltrim().consumeInteger(
-      10, Version);
+  Text.substr(Pos + strlen("#define CUDA_VERSION "))
+      .ltrim()
+      .consumeInteger(10, Version);
   return Version;
 }
 
@@ -131,8 +132,8 @@ int main(int Argc, const char **Argv) {
 
   std::vector<std::string> Args = {ClangTidy, "--load=" + Plugin};
   bool Help = hasOption(UserArgs, "help") || hasOption(UserArgs, "version");
-  if (!Help && !hasOption(UserArgs, "checks") && !hasOption(UserArgs, "config") &&
-      !hasOption(UserArgs, "config-file"))
+  if (!Help && !hasOption(UserArgs, "checks") &&
+      !hasOption(UserArgs, "config") && !hasOption(UserArgs, "config-file"))
     Args.push_back("--checks=-*,cuda-*");
 
   std::string Cuda = findCuda();
