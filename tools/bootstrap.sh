@@ -51,7 +51,7 @@ test)
   set -e
   count() {
     local n
-    n=$(sed -n "s/^ *$1: *\([0-9][0-9]*\).*/\1/p" "$log" | head -n1)
+    n=$(sed -n "s/^ *$1 *: *\([0-9][0-9]*\).*/\1/p" "$log" | head -n1)
     echo "${n:-0}"
   }
   passed=$(($(count Passed) + $(count 'Expectedly Failed')))
