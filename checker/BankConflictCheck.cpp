@@ -16,8 +16,7 @@ namespace clang::tidy::cuda_tidy {
 class BankConflictCheck::Collector : public BankConflictHandler {
 public:
   Collector(BankConflictCheck &Check, ASTContext &Context,
-            unsigned MinimumDegree,
-            std::array<std::vector<BlockShape>, 3> Assumed)
+            unsigned MinimumDegree, AssumedShapes Assumed)
       : Check(Check), Context(Context), Dependence(Context, {}),
         Banks(Dependence, *this, MinimumDegree, std::move(Assumed)) {}
 
@@ -121,69 +120,31 @@ private:
 BankConflictCheck::BankConflictCheck(StringRef Name, ClangTidyContext *Context)
     : ClangTidyCheck(Name, Context),
       MinimumDegree(Options.get("MinimumDegree", 4U)),
-      AssumedBlockSize(Options.get("AssumedBlockSize", "256")),
-      AssumedBlockSize2D(Options.get("AssumedBlockSize2D", "16,16;32,8;32,32")),
-      AssumedBlockSize3D(Options.get("AssumedBlockSize3D", "8,8,4")) {}
+      AssumedBlockSizes(Options, "256", "16,16;32,8;32,32", "8,8,4") {}
 
 BankConflictCheck::~BankConflictCheck() = default;
 
 void BankConflictCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "MinimumDegree", MinimumDegree);
-  Options.store(Opts, "AssumedBlockSize", AssumedBlockSize);
-  Options.store(Opts, "AssumedBlockSize2D", AssumedBlockSize2D);
-  Options.store(Opts, "AssumedBlockSize3D", AssumedBlockSize3D);
+  AssumedBlockSizes.store(Options, Opts);
 }
 
 void BankConflictCheck::registerMatchers(MatchFinder *Finder) {
-  Finder->addMatcher(functionDecl(isDefinition(), hasAttr(attr::CUDAGlobal),
-                                  unless(isExpansionInSystemHeader()))
-                         .bind("kernel"),
-                     this);
-  // Host code outside system headers, to find the launches in.
-  Finder->addMatcher(functionDecl(isDefinition(),
-                                  unless(hasAttr(attr::CUDAGlobal)),
-                                  unless(isExpansionInSystemHeader()))
-                         .bind("host"),
-                     this);
+  KernelLaunches::registerMatchers(Finder, this);
 }
 
 void BankConflictCheck::check(const MatchFinder::MatchResult &Result) {
   if (!State || &State->getContext() != Result.Context) {
-    std::array<std::vector<BlockShape>, 3> Assumed = {
-        std::vector<BlockShape>{BlockShape{{256, 1, 1}, true}},
-        std::vector<BlockShape>{BlockShape{{16, 16, 1}, true},
-                                BlockShape{{32, 8, 1}, true},
-                                BlockShape{{32, 32, 1}, true}},
-        std::vector<BlockShape>{BlockShape{{8, 8, 4}, true}}};
-    const std::string *Texts[] = {&AssumedBlockSize, &AssumedBlockSize2D,
-                                  &AssumedBlockSize3D};
-    for (unsigned I = 0; I < 3; ++I) {
-      if (auto Shapes = parseBlockShapes(*Texts[I]))
-        Assumed[I] = *Shapes;
-      else
-        configurationDiag("invalid block size '%0' for option "
-                          "'AssumedBlockSize%1'; using the default")
-            << *Texts[I]
-            << (I == 0   ? ""
-                : I == 1 ? "2D"
-                         : "3D");
-    }
+    AssumedShapes Assumed =
+        AssumedBlockSizes.shapes([&](StringRef Option, StringRef Value) {
+          configurationDiag("invalid block size '%0' for option '%1'; using "
+                            "the default")
+              << Value << Option;
+        });
     State = std::make_unique<Collector>(*this, *Result.Context, MinimumDegree,
-                                        Assumed);
+                                        std::move(Assumed));
   }
-  if (const auto *Host = Result.Nodes.getNodeAs<FunctionDecl>("host")) {
-    if (!Host->isDependentContext())
-      forEachLaunch(Host, [&](const CUDAKernelCallExpr *Launch) {
-        State->Launches.addLaunch(Launch, Host, *Result.Context);
-      });
-    return;
-  }
-  const auto *Kernel = Result.Nodes.getNodeAs<FunctionDecl>("kernel");
-  if (!Kernel || Kernel->isDependentContext() || Kernel->isInvalidDecl())
-    return;
-  if (Result.Context->getDiagnostics().hasUncompilableErrorOccurred())
-    return;
-  State->Launches.addKernel(Kernel);
+  State->Launches.collect(Result);
 }
 
 void BankConflictCheck::onEndOfTranslationUnit() {

@@ -3,6 +3,7 @@
 #ifndef CUDA_TIDY_BANKCONFLICTCHECK_H
 #define CUDA_TIDY_BANKCONFLICTCHECK_H
 
+#include "KernelLaunches.h"
 #include <clang-tidy/ClangTidyCheck.h>
 #include <memory>
 #include <string>
@@ -29,9 +30,7 @@ public:
 
 private:
   const unsigned MinimumDegree;
-  const std::string AssumedBlockSize;
-  const std::string AssumedBlockSize2D;
-  const std::string AssumedBlockSize3D;
+  const AssumedBlockSizeOptions AssumedBlockSizes;
   class Collector;
   std::unique_ptr<Collector> State;
 };

@@ -120,6 +120,8 @@ void forEachLaunch(
     LaunchFinder(OnLaunch, OnCall).TraverseStmt(const_cast<Stmt *>(Body));
 }
 
+namespace {
+
 std::optional<BlockShape> parseBlockShape(llvm::StringRef Text) {
   BlockShape Shape;
   Shape.Assumed = true;
@@ -135,6 +137,11 @@ std::optional<BlockShape> parseBlockShape(llvm::StringRef Text) {
   return Shape;
 }
 
+const char *const AssumedOptionNames[] = {
+    "AssumedBlockSize", "AssumedBlockSize2D", "AssumedBlockSize3D"};
+
+} // namespace
+
 std::optional<std::vector<BlockShape>> parseBlockShapes(llvm::StringRef Text) {
   std::vector<BlockShape> Shapes;
   llvm::SmallVector<llvm::StringRef, 4> Parts;
@@ -148,6 +155,65 @@ std::optional<std::vector<BlockShape>> parseBlockShapes(llvm::StringRef Text) {
   if (Shapes.empty())
     return std::nullopt;
   return Shapes;
+}
+
+AssumedBlockSizeOptions::AssumedBlockSizeOptions(
+    ClangTidyCheck::OptionsView &Options, llvm::StringRef Default1D,
+    llvm::StringRef Default2D, llvm::StringRef Default3D)
+    : Defaults{Default1D.str(), Default2D.str(), Default3D.str()} {
+  for (unsigned I = 0; I < 3; ++I)
+    Texts[I] = Options.get(AssumedOptionNames[I], Defaults[I]);
+}
+
+void AssumedBlockSizeOptions::store(ClangTidyCheck::OptionsView &Options,
+                                    ClangTidyOptions::OptionMap &Opts) const {
+  for (unsigned I = 0; I < 3; ++I)
+    Options.store(Opts, AssumedOptionNames[I], Texts[I]);
+}
+
+AssumedShapes AssumedBlockSizeOptions::shapes(
+    llvm::function_ref<void(llvm::StringRef, llvm::StringRef)> Invalid) const {
+  AssumedShapes Shapes;
+  for (unsigned I = 0; I < 3; ++I) {
+    auto Parsed = parseBlockShapes(Texts[I]);
+    if (!Parsed) {
+      Invalid(AssumedOptionNames[I], Texts[I]);
+      Parsed = parseBlockShapes(Defaults[I]);
+    }
+    Shapes[I] = *Parsed;
+  }
+  return Shapes;
+}
+
+void KernelLaunches::registerMatchers(
+    ast_matchers::MatchFinder *Finder,
+    ast_matchers::MatchFinder::MatchCallback *Check) {
+  using namespace ast_matchers;
+  Finder->addMatcher(functionDecl(isDefinition(), hasAttr(attr::CUDAGlobal),
+                                  unless(isExpansionInSystemHeader()))
+                         .bind("kernel"),
+                     Check);
+  Finder->addMatcher(functionDecl(isDefinition(),
+                                  unless(hasAttr(attr::CUDAGlobal)),
+                                  unless(isExpansionInSystemHeader()))
+                         .bind("host"),
+                     Check);
+}
+
+void KernelLaunches::collect(
+    const ast_matchers::MatchFinder::MatchResult &Result) {
+  if (Result.Context->getDiagnostics().hasUncompilableErrorOccurred())
+    return;
+  if (const auto *Host = Result.Nodes.getNodeAs<FunctionDecl>("host")) {
+    if (!Host->isDependentContext())
+      forEachLaunch(Host, [&](const CUDAKernelCallExpr *Launch) {
+        addLaunch(Launch, Host, *Result.Context);
+      });
+    return;
+  }
+  const auto *Kernel = Result.Nodes.getNodeAs<FunctionDecl>("kernel");
+  if (Kernel && !Kernel->isDependentContext() && !Kernel->isInvalidDecl())
+    addKernel(Kernel);
 }
 
 } // namespace clang::tidy::cuda_tidy

@@ -13,16 +13,27 @@
 
 #include "analysis/SharedAccesses.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
+#include <clang-tidy/ClangTidyCheck.h>
 #include <optional>
+#include <string>
 
 namespace clang::tidy::cuda_tidy {
 
 class KernelLaunches {
 public:
+  /// Registers the matchers whose results collect() takes: kernel
+  /// definitions, and host function definitions to find launches in, both
+  /// outside system headers.
+  static void registerMatchers(ast_matchers::MatchFinder *Finder,
+                               ast_matchers::MatchFinder::MatchCallback *Check);
+  /// Records what \p Result matched.
+  void collect(const ast_matchers::MatchFinder::MatchResult &Result);
+
   void addKernel(const FunctionDecl *Kernel) { Kernels.push_back(Kernel); }
   /// Records the block shape of \p Launch; a shape that is not a constant
   /// makes the kernel's shapes unknown. A launch through a local function
@@ -56,11 +67,30 @@ void forEachLaunch(
     llvm::function_ref<void(const CUDAKernelCallExpr *)> OnLaunch,
     llvm::function_ref<void(const CallExpr *)> OnCall = nullptr);
 
-/// Parses "16,16" into an assumed block shape; missing dimensions are 1.
-std::optional<clang::cuda_tidy::BlockShape> parseBlockShape(llvm::StringRef);
-/// Parses "16,16;32,8" into assumed block shapes.
+/// Parses "16,16;32,8" into assumed block shapes; missing dimensions are 1.
 std::optional<std::vector<clang::cuda_tidy::BlockShape>>
     parseBlockShapes(llvm::StringRef);
+
+/// The AssumedBlockSize, AssumedBlockSize2D and AssumedBlockSize3D options
+/// of a check: read, written back, and parsed with the defaults standing in
+/// for an option that does not parse.
+class AssumedBlockSizeOptions {
+public:
+  AssumedBlockSizeOptions(ClangTidyCheck::OptionsView &Options,
+                          llvm::StringRef Default1D, llvm::StringRef Default2D,
+                          llvm::StringRef Default3D);
+  void store(ClangTidyCheck::OptionsView &Options,
+             ClangTidyOptions::OptionMap &Opts) const;
+  /// The shapes; \p Invalid is called with each option that does not parse
+  /// and its value.
+  clang::cuda_tidy::AssumedShapes
+  shapes(llvm::function_ref<void(llvm::StringRef Option, llvm::StringRef Value)>
+             Invalid) const;
+
+private:
+  std::string Texts[3];
+  std::string Defaults[3];
+};
 
 } // namespace clang::tidy::cuda_tidy
 

@@ -134,65 +134,33 @@ private:
 SharedMemoryRaceCheck::SharedMemoryRaceCheck(StringRef Name,
                                              ClangTidyContext *Context)
     : ClangTidyCheck(Name, Context),
-      AssumedBlockSize(Options.get("AssumedBlockSize", "256")),
-      AssumedBlockSize2D(Options.get("AssumedBlockSize2D", "16,16")),
-      AssumedBlockSize3D(Options.get("AssumedBlockSize3D", "8,8,4")),
+      AssumedBlockSizes(Options, "256", "16,16", "8,8,4"),
       ReportPossibleRaces(Options.get("ReportPossibleRaces", false)) {}
 
 SharedMemoryRaceCheck::~SharedMemoryRaceCheck() = default;
 
 void SharedMemoryRaceCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
-  Options.store(Opts, "AssumedBlockSize", AssumedBlockSize);
-  Options.store(Opts, "AssumedBlockSize2D", AssumedBlockSize2D);
-  Options.store(Opts, "AssumedBlockSize3D", AssumedBlockSize3D);
+  AssumedBlockSizes.store(Options, Opts);
   Options.store(Opts, "ReportPossibleRaces", ReportPossibleRaces);
 }
 
 void SharedMemoryRaceCheck::registerMatchers(MatchFinder *Finder) {
-  Finder->addMatcher(functionDecl(isDefinition(), hasAttr(attr::CUDAGlobal),
-                                  unless(isExpansionInSystemHeader()))
-                         .bind("kernel"),
-                     this);
-  // Host code outside system headers, to find the launches in.
-  Finder->addMatcher(functionDecl(isDefinition(),
-                                  unless(hasAttr(attr::CUDAGlobal)),
-                                  unless(isExpansionInSystemHeader()))
-                         .bind("host"),
-                     this);
+  KernelLaunches::registerMatchers(Finder, this);
 }
 
 void SharedMemoryRaceCheck::check(const MatchFinder::MatchResult &Result) {
   if (!State || &State->getContext() != Result.Context) {
     RaceOptions Options;
     Options.ReportPossibleRaces = ReportPossibleRaces;
-    const std::string *Texts[] = {&AssumedBlockSize, &AssumedBlockSize2D,
-                                  &AssumedBlockSize3D};
-    for (unsigned I = 0; I < 3; ++I) {
-      if (auto Shape = parseBlockShape(*Texts[I]))
-        Options.Assumed[I] = *Shape;
-      else
-        configurationDiag("invalid block size '%0' for option "
-                          "'AssumedBlockSize%1'; using the default")
-            << *Texts[I]
-            << (I == 0   ? ""
-                : I == 1 ? "2D"
-                         : "3D");
-    }
+    Options.Assumed =
+        AssumedBlockSizes.shapes([&](StringRef Option, StringRef Value) {
+          configurationDiag("invalid block size '%0' for option '%1'; using "
+                            "the default")
+              << Value << Option;
+        });
     State = std::make_unique<Collector>(*this, *Result.Context, Options);
   }
-  if (const auto *Host = Result.Nodes.getNodeAs<FunctionDecl>("host")) {
-    if (!Host->isDependentContext())
-      forEachLaunch(Host, [&](const CUDAKernelCallExpr *Launch) {
-        State->Launches.addLaunch(Launch, Host, *Result.Context);
-      });
-    return;
-  }
-  const auto *Kernel = Result.Nodes.getNodeAs<FunctionDecl>("kernel");
-  if (!Kernel || Kernel->isDependentContext() || Kernel->isInvalidDecl())
-    return;
-  if (Result.Context->getDiagnostics().hasUncompilableErrorOccurred())
-    return;
-  State->Launches.addKernel(Kernel);
+  State->Launches.collect(Result);
 }
 
 void SharedMemoryRaceCheck::onEndOfTranslationUnit() {

@@ -3,6 +3,7 @@
 #ifndef CUDA_TIDY_SHAREDMEMORYRACECHECK_H
 #define CUDA_TIDY_SHAREDMEMORYRACECHECK_H
 
+#include "KernelLaunches.h"
 #include <clang-tidy/ClangTidyCheck.h>
 #include <memory>
 #include <string>
@@ -27,9 +28,7 @@ public:
   void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
 
 private:
-  const std::string AssumedBlockSize;
-  const std::string AssumedBlockSize2D;
-  const std::string AssumedBlockSize3D;
+  const AssumedBlockSizeOptions AssumedBlockSizes;
   const bool ReportPossibleRaces;
   class Collector;
   std::unique_ptr<Collector> State;

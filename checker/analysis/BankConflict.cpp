@@ -386,16 +386,8 @@ void BankConflictAnalysis::analyzeKernel(const FunctionDecl *Kernel,
   Collector.collect();
   if (Collector.accesses().empty())
     return;
-  std::array<BlockShape, 3> First;
-  for (unsigned D = 0; D < 3; ++D)
-    First[D] =
-        Assumed[D].empty() ? BlockShape{{256, 1, 1}, true} : Assumed[D].front();
   llvm::SmallVector<BlockShape, 3> Candidates =
-      Collector.candidateShapes(Shapes, First);
-  if (Candidates.size() == 1 && Candidates.front().Assumed) {
-    const auto &List = Assumed[Collector.symbols().highestThreadDimension()];
-    Candidates.assign(List.begin(), List.end());
-  }
+      Collector.candidateShapes(Shapes, Assumed);
   KernelBankFinder(Collector, Handler, MinimumDegree).run(Candidates);
 }
 

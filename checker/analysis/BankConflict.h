@@ -74,7 +74,7 @@ public:
   /// reported only if it shows for all of them.
   BankConflictAnalysis(ThreadDependenceAnalysis &Dependence,
                        BankConflictHandler &Handler, unsigned MinimumDegree,
-                       std::array<std::vector<BlockShape>, 3> Assumed)
+                       AssumedShapes Assumed)
       : Dependence(Dependence), Handler(Handler), MinimumDegree(MinimumDegree),
         Assumed(std::move(Assumed)) {}
 
@@ -85,7 +85,7 @@ private:
   ThreadDependenceAnalysis &Dependence;
   BankConflictHandler &Handler;
   unsigned MinimumDegree;
-  std::array<std::vector<BlockShape>, 3> Assumed;
+  AssumedShapes Assumed;
 };
 
 } // namespace clang::cuda_tidy

@@ -18,26 +18,33 @@ bool isShared(const VarDecl *VD) { return VD && VD->hasAttr<CUDASharedAttr>(); }
 
 } // namespace
 
-llvm::SmallVector<BlockShape, 3> SharedAccessCollector::candidateShapes(
-    llvm::ArrayRef<BlockShape> Launches,
-    const std::array<BlockShape, 3> &Assumed) const {
+llvm::SmallVector<BlockShape, 3>
+SharedAccessCollector::candidateShapes(llvm::ArrayRef<BlockShape> Launches,
+                                       const AssumedShapes &Assumed) const {
+  auto Fits = [](const BlockShape &Shape) {
+    return Shape.threads() > 0 && Shape.threads() <= 1024;
+  };
   llvm::SmallVector<BlockShape, 3> Candidates;
   for (const BlockShape &Shape : Launches)
-    if (Shape.threads() > 0 && Shape.threads() <= 1024)
+    if (Fits(Shape))
       Candidates.push_back(Shape);
   if (!Launches.empty())
     return Candidates;
   unsigned HighestDim = Sym.highestThreadDimension();
-  BlockShape Shape = Assumed[HighestDim];
   if (const auto *Bounds = Kernel->getAttr<CUDALaunchBoundsAttr>()) {
     Expr::EvalResult Max;
     if (HighestDim == 0 && Bounds->getMaxThreads() &&
         !Bounds->getMaxThreads()->isValueDependent() &&
-        Bounds->getMaxThreads()->EvaluateAsInt(Max, Context))
-      Shape = BlockShape{{Max.Val.getInt().getExtValue(), 1, 1}, false};
+        Bounds->getMaxThreads()->EvaluateAsInt(Max, Context)) {
+      BlockShape Shape{{Max.Val.getInt().getExtValue(), 1, 1}, false};
+      if (Fits(Shape))
+        Candidates.push_back(Shape);
+      return Candidates;
+    }
   }
-  if (Shape.threads() > 0 && Shape.threads() <= 1024)
-    Candidates.push_back(Shape);
+  for (const BlockShape &Shape : Assumed[HighestDim])
+    if (Fits(Shape))
+      Candidates.push_back(Shape);
   return Candidates;
 }
 

@@ -38,6 +38,10 @@ struct BlockShape {
   std::int64_t threads() const { return Dim[0] * Dim[1] * Dim[2]; }
 };
 
+/// Block shapes to assume when no launch says, for kernels whose highest
+/// threadIdx dimension is x, y or z.
+using AssumedShapes = std::array<std::vector<BlockShape>, 3>;
+
 /// The block shape a launch configuration's second argument gives, if it is
 /// a constant (`256`, `dim3(16, 16)`, a dim3 variable initialised so).
 std::optional<BlockShape> evaluateBlockShape(const Expr *Block,
@@ -100,10 +104,10 @@ public:
 
   /// Block shapes to analyse: those of the launches, else the one
   /// __launch_bounds__ gives for a one-dimensional kernel, else the
-  /// assumption for the highest threadIdx dimension used.
+  /// assumptions for the highest threadIdx dimension used.
   llvm::SmallVector<BlockShape, 3>
   candidateShapes(llvm::ArrayRef<BlockShape> Launches,
-                  const std::array<BlockShape, 3> &Assumed) const;
+                  const AssumedShapes &Assumed) const;
 
   /// The environment of thread \p Linear of a block of shape \p Shape.
   static SymEnv envFor(std::int64_t Linear, const BlockShape &Shape,

@@ -91,9 +91,9 @@ public:
 struct RaceOptions {
   /// Block shapes assumed for kernels with no launch in the translation
   /// unit and no __launch_bounds__, by the highest threadIdx dimension used.
-  std::array<BlockShape, 3> Assumed = {BlockShape{{256, 1, 1}, true},
-                                       BlockShape{{16, 16, 1}, true},
-                                       BlockShape{{8, 8, 4}, true}};
+  AssumedShapes Assumed = {{{BlockShape{{256, 1, 1}, true}},
+                            {BlockShape{{16, 16, 1}, true}},
+                            {BlockShape{{8, 8, 4}, true}}}};
   bool ReportPossibleRaces = false;
 };
 
