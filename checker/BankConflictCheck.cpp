@@ -97,6 +97,15 @@ public:
       Note << Name;
       if (!Text.empty() && !Declared.isMacroID())
         Note << FixItHint::CreateReplacement(Range, Replacement);
+    } else if (C.SuggestPadding &&
+               C.Variable->getType()->isIncompleteArrayType()) {
+      // A pool: its layout is the indexing, whatever it stands for.
+      Check.diag(Declared,
+                 "'%0' is declared here; index it so that consecutive lanes "
+                 "use different banks: pad each row of a tile by one "
+                 "element, swizzle, or address sequentially",
+                 DiagnosticIDs::Note)
+          << Name;
     } else if (C.SuggestPadding) {
       Check.diag(Declared,
                  "'%0' is declared here; pad each row by one element, or "

@@ -227,7 +227,7 @@ __global__ void poolColumn(float *out) {
   out[threadIdx.x] = s[threadIdx.x * 32 + threadIdx.y];
   // CHECK-NOTES: :[[@LINE-1]]:22: warning: 32-way bank conflict reading 's': consecutive lanes are 32 words apart [cuda-bank-conflict]
   // CHECK-NOTES: :[[@LINE-2]]:22: note: predicted 32.0 wavefronts per request where 1 would do, with blockDim (32,8,1)
-  // CHECK-NOTES: :[[@LINE-6]]:27: note: 's' is declared here; pad each row by one element, or swizzle the column index with the row (for example 'col ^ row')
+  // CHECK-NOTES: :[[@LINE-6]]:27: note: 's' is declared here; index it so that consecutive lanes use different banks: pad each row of a tile by one element, swizzle, or address sequentially
 }
 
 __global__ void poolColumnPadded(float *out) {
