@@ -54,20 +54,30 @@ public:
   const Expr *Value = nullptr;
 
   bool VisitBinaryOperator(BinaryOperator *BO) {
-    if (BO->getOpcode() != BO_Assign ||
-        !SM.isBeforeInTranslationUnit(BO->getBeginLoc(), Before))
-      return true;
-    const auto *ME = dyn_cast<MemberExpr>(BO->getLHS()->IgnoreParenImpCasts());
-    if (!ME || ME->getMemberDecl()->getName() != Member)
-      return true;
-    const auto *Base =
-        dyn_cast<DeclRefExpr>(ME->getBase()->IgnoreParenImpCasts());
-    if (Base && Base->getDecl() == Config)
-      Value = BO->getRHS();
+    if (BO->getOpcode() == BO_Assign)
+      assigned(BO->getLHS(), BO->getRHS(), BO->getBeginLoc());
+    return true;
+  }
+  // `config.blockDim = dim3(128);` assigns a class: an operator call.
+  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *OCE) {
+    if (OCE->getOperator() == OO_Equal && OCE->getNumArgs() == 2)
+      assigned(OCE->getArg(0), OCE->getArg(1), OCE->getBeginLoc());
     return true;
   }
 
 private:
+  void assigned(const Expr *LHS, const Expr *RHS, SourceLocation Loc) {
+    if (!SM.isBeforeInTranslationUnit(Loc, Before))
+      return;
+    const auto *ME = dyn_cast<MemberExpr>(LHS->IgnoreParenImpCasts());
+    if (!ME || ME->getMemberDecl()->getName() != Member)
+      return;
+    const auto *Base =
+        dyn_cast<DeclRefExpr>(ME->getBase()->IgnoreParenImpCasts());
+    if (Base && Base->getDecl() == Config)
+      Value = RHS;
+  }
+
   const VarDecl *Config;
   llvm::StringRef Member;
   SourceLocation Before;
