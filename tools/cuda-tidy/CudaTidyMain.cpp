@@ -18,12 +18,20 @@
 //
 // Without --checks or --config, only the cuda-* checks run.
 //
+// For CI: a compile database made for nvcc (`-p DIR`) is rewritten into
+// Clang's spelling first (NvccDatabase.h); `--sarif=FILE` also writes the
+// diagnostics as SARIF 2.1.0 (Sarif.h). The exit status is clang-tidy's:
+// non-zero on errors, and on warnings with `--warnings-as-errors='cuda-*'`.
+//
 //===----------------------------------------------------------------------===//
 
+#include "NvccDatabase.h"
+#include "Sarif.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
@@ -107,6 +115,40 @@ bool hasOption(ArrayRef<std::string> Args, StringRef Name) {
 
 } // namespace
 
+namespace {
+
+/// Removes `--Name=VALUE` from \p Args and returns VALUE.
+std::optional<std::string> takeOption(std::vector<std::string> &Args,
+                                      StringRef Name) {
+  std::optional<std::string> Value;
+  llvm::erase_if(Args, [&](const std::string &Arg) {
+    StringRef A(Arg);
+    if (!A.consume_front(("--" + Name + "=").str()))
+      return false;
+    Value = A.str();
+    return true;
+  });
+  return Value;
+}
+
+/// The index of the value of `-p DIR` (or `-p=DIR`, `--p=DIR`) in \p Args,
+/// and whether it shares its word with the flag.
+std::optional<std::pair<size_t, bool>>
+findDatabaseDir(const std::vector<std::string> &Args) {
+  for (size_t I = 0; I < Args.size(); ++I) {
+    StringRef A(Args[I]);
+    if (A == "--")
+      break;
+    if ((A == "-p" || A == "--p") && I + 1 < Args.size())
+      return std::make_pair(I + 1, false);
+    if (A.starts_with("-p=") || A.starts_with("--p="))
+      return std::make_pair(I, true);
+  }
+  return std::nullopt;
+}
+
+} // namespace
+
 int main(int Argc, const char **Argv) {
   std::vector<std::string> UserArgs(Argv + 1, Argv + Argc);
   bool ShowCommand = false;
@@ -116,6 +158,7 @@ int main(int Argc, const char **Argv) {
     ShowCommand = true;
     return true;
   });
+  std::optional<std::string> SarifFile = takeOption(UserArgs, "sarif");
 
   std::string Plugin = findPlugin(Argv[0]);
   if (!sys::fs::exists(Plugin)) {
@@ -128,6 +171,36 @@ int main(int Argc, const char **Argv) {
     errs() << "cuda-tidy: error: cannot run clang-tidy at '" << ClangTidy
            << "'; set CUDA_TIDY_CLANG_TIDY to its path\n";
     return 2;
+  }
+
+  // An nvcc compile database: rewrite it into a temporary directory.
+  SmallString<128> TranslatedDir;
+  if (auto Found = findDatabaseDir(UserArgs)) {
+    auto [Index, Joined] = *Found;
+    std::string Dir = Joined
+                          ? StringRef(UserArgs[Index]).split('=').second.str()
+                          : UserArgs[Index];
+    if (std::error_code EC =
+            sys::fs::createUniqueDirectory("cuda-tidy-db", TranslatedDir)) {
+      errs() << "cuda-tidy: error: cannot make a temporary directory: "
+             << EC.message() << "\n";
+      return 2;
+    }
+    Expected<bool> Translated =
+        cuda_tidy::translateDatabase(Dir, TranslatedDir);
+    if (!Translated) {
+      errs() << "cuda-tidy: error: " << toString(Translated.takeError())
+             << "\n";
+      sys::fs::remove_directories(TranslatedDir);
+      return 2;
+    }
+    if (*Translated)
+      UserArgs[Index] = Joined ? "-p=" + TranslatedDir.str().str()
+                               : TranslatedDir.str().str();
+    else {
+      sys::fs::remove_directories(TranslatedDir);
+      TranslatedDir.clear();
+    }
   }
 
   std::vector<std::string> Args = {ClangTidy, "--load=" + Plugin};
@@ -157,19 +230,59 @@ int main(int Argc, const char **Argv) {
   }
   Args.insert(Args.end(), UserArgs.begin(), UserArgs.end());
 
+  auto CleanUp = [&] {
+    if (!TranslatedDir.empty())
+      sys::fs::remove_directories(TranslatedDir);
+  };
   if (ShowCommand) {
     for (const std::string &Arg : Args)
       outs() << Arg << " ";
     outs() << "\n";
+    CleanUp();
     return 0;
+  }
+
+  // For SARIF, capture clang-tidy's standard output, then pass it on.
+  SmallString<128> Captured;
+  std::optional<StringRef> Redirects[3] = {std::nullopt, std::nullopt,
+                                           std::nullopt};
+  if (SarifFile) {
+    if (std::error_code EC =
+            sys::fs::createTemporaryFile("cuda-tidy", "txt", Captured)) {
+      errs() << "cuda-tidy: error: cannot make a temporary file: "
+             << EC.message() << "\n";
+      CleanUp();
+      return 2;
+    }
+    Redirects[1] = StringRef(Captured);
   }
   std::vector<StringRef> ArgRefs(Args.begin(), Args.end());
   std::string Error;
   int Status = sys::ExecuteAndWait(ClangTidy, ArgRefs, /*Env=*/std::nullopt,
-                                   /*Redirects=*/{}, 0, 0, &Error);
+                                   Redirects, 0, 0, &Error);
+  CleanUp();
   if (Status < 0) {
     errs() << "cuda-tidy: error: " << Error << "\n";
     return 2;
+  }
+  if (SarifFile) {
+    auto Output = MemoryBuffer::getFile(Captured);
+    sys::fs::remove(Captured);
+    if (!Output) {
+      errs() << "cuda-tidy: error: cannot read clang-tidy's output\n";
+      return 2;
+    }
+    outs() << (*Output)->getBuffer();
+    std::error_code EC;
+    raw_fd_ostream Sarif(*SarifFile, EC);
+    if (EC) {
+      errs() << "cuda-tidy: error: cannot write '" << *SarifFile
+             << "': " << EC.message() << "\n";
+      return 2;
+    }
+    Sarif << formatv("{0:2}",
+                     cuda_tidy::diagnosticsToSarif((*Output)->getBuffer()))
+          << "\n";
   }
   return Status;
 }

@@ -1,0 +1,376 @@
+//===--- NvccDatabase.cpp - nvcc compile commands for clang-tidy ----------===//
+
+#include "NvccDatabase.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/StringSaver.h"
+#include "llvm/Support/raw_ostream.h"
+#include <optional>
+
+using namespace llvm;
+
+namespace cuda_tidy {
+
+namespace {
+
+/// nvcc flags that take the next word as their value, and mean nothing for
+/// analysis.
+const StringSet<> DroppedWithValue = {"-ccbin",
+                                      "--compiler-bindir",
+                                      "-Xptxas",
+                                      "--ptxas-options",
+                                      "-Xlinker",
+                                      "--linker-options",
+                                      "-Xnvlink",
+                                      "--nvlink-options",
+                                      "-Xcudafe",
+                                      "-Xarchive",
+                                      "--archive-options",
+                                      "--threads",
+                                      "-t",
+                                      "-maxrregcount",
+                                      "--maxrregcount",
+                                      "--diag-suppress",
+                                      "-diag-suppress",
+                                      "--split-compile",
+                                      "-time",
+                                      "-cudart",
+                                      "--cudart",
+                                      "-Werror",
+                                      "--Werror",
+                                      "-rdc",
+                                      "--relocatable-device-code",
+                                      "--resource-usage-file",
+                                      "-Xfatbin",
+                                      "--fatbin-options",
+                                      "--output-directory",
+                                      "-odir"};
+
+/// nvcc flags with no value that mean nothing for analysis.
+const StringSet<> Dropped = {"-G",
+                             "--device-debug",
+                             "-lineinfo",
+                             "--generate-line-info",
+                             "--use_fast_math",
+                             "-use_fast_math",
+                             "--expt-relaxed-constexpr",
+                             "-expt-relaxed-constexpr",
+                             "--expt-extended-lambda",
+                             "-expt-extended-lambda",
+                             "--extended-lambda",
+                             "-extended-lambda",
+                             "--keep",
+                             "-keep",
+                             "--resource-usage",
+                             "-res-usage",
+                             "--forward-unknown-to-host-compiler",
+                             "-forward-unknown-to-host-compiler",
+                             "--forward-unknown-to-host-linker",
+                             "--display-error-number",
+                             "--no-display-error-number",
+                             "-src-in-ptx",
+                             "--restrict",
+                             "-restrict",
+                             "-dlto",
+                             "-dlink",
+                             "--use-local-env",
+                             "-Wno-deprecated-gpu-targets",
+                             "--Wno-deprecated-gpu-targets",
+                             "-Wno-deprecated-declarations",
+                             "--allow-unsupported-compiler",
+                             "-allow-unsupported-compiler",
+                             "--static-global-template-stub=true",
+                             "--static-global-template-stub=false"};
+
+/// Flags passed on as they are, with their value in the next word.
+const StringSet<> KeptWithValue = {"-I",       "-isystem", "-D",        "-U",
+                                   "-include", "-o",       "-MF",       "-MT",
+                                   "-MQ",      "-iquote",  "-idirafter"};
+
+/// "compute_90a" and "sm_90a" both give "sm_90a"; "native" or "all" none.
+std::optional<std::string> smOf(StringRef Arch) {
+  Arch = Arch.trim();
+  if (Arch.consume_front("compute_") || Arch.consume_front("sm_") ||
+      Arch.consume_front("lto_"))
+    return ("sm_" + Arch).str();
+  return std::nullopt;
+}
+
+/// The sm_ of a -gencode value: "arch=compute_90,code=[sm_90,compute_90]".
+std::optional<std::string> smOfGencode(StringRef Value) {
+  std::optional<std::string> FromArch;
+  SmallVector<StringRef, 4> Parts;
+  Value.split(Parts, ',');
+  for (StringRef Part : Parts) {
+    Part = Part.trim().trim("[]\"'");
+    if (Part.consume_front("code="))
+      Part = Part.trim("[]\"'");
+    else if (Part.consume_front("arch=")) {
+      FromArch = smOf(Part);
+      continue;
+    }
+    if (Part.starts_with("sm_"))
+      return smOf(Part);
+  }
+  return FromArch;
+}
+
+/// Whether a host-compiler flag from -Xcompiler means something to Clang.
+bool keepHostFlag(StringRef Flag) {
+  return Flag.starts_with("-D") || Flag.starts_with("-U") ||
+         Flag.starts_with("-I") || Flag.starts_with("-std=") ||
+         Flag.starts_with("-f") || Flag.starts_with("-W") ||
+         Flag.starts_with("-m") || Flag == "-pthread";
+}
+
+class Translator {
+public:
+  explicit Translator(StringRef Directory) : Directory(Directory) {}
+
+  void translate(ArrayRef<std::string> Args, unsigned Depth = 0);
+  std::vector<std::string> finish() {
+    if (Arch)
+      Out.push_back("--cuda-gpu-arch=" + *Arch);
+    return std::move(Out);
+  }
+
+private:
+  /// The value of `--flag=value` or of `--flag value`.
+  std::optional<std::string> valueOf(StringRef Arg, StringRef Flag,
+                                     ArrayRef<std::string> Args, size_t &I) {
+    if (Arg == Flag)
+      return I + 1 < Args.size() ? std::optional<std::string>(Args[++I])
+                                 : std::nullopt;
+    if (Arg.consume_front(Flag) && Arg.consume_front("="))
+      return Arg.str();
+    return std::nullopt;
+  }
+  void setArch(std::optional<std::string> Sm) {
+    if (!Arch && Sm)
+      Arch = std::move(Sm);
+  }
+  void readOptionsFile(StringRef File, unsigned Depth);
+
+  StringRef Directory;
+  std::vector<std::string> Out;
+  std::optional<std::string> Arch;
+  BumpPtrAllocator Allocator;
+};
+
+void Translator::readOptionsFile(StringRef File, unsigned Depth) {
+  SmallString<256> Path(File);
+  if (!sys::path::is_absolute(Path)) {
+    Path = Directory;
+    sys::path::append(Path, File);
+  }
+  auto Buffer = MemoryBuffer::getFile(Path);
+  if (!Buffer || Depth > 4)
+    return;
+  StringSaver Saver(Allocator);
+  SmallVector<const char *, 32> Words;
+  cl::TokenizeGNUCommandLine((*Buffer)->getBuffer(), Saver, Words);
+  std::vector<std::string> Args(Words.begin(), Words.end());
+  translate(Args, Depth + 1);
+}
+
+void Translator::translate(ArrayRef<std::string> Args, unsigned Depth) {
+  for (size_t I = 0; I < Args.size(); ++I) {
+    StringRef Arg = Args[I];
+    if (auto V = valueOf(Arg, "-x", Args, I)) {
+      Out.push_back("-x");
+      Out.push_back(*V == "cu" ? "cuda" : *V);
+      continue;
+    }
+    if (auto V = valueOf(Arg, "-arch", Args, I)) {
+      setArch(smOf(*V));
+      continue;
+    }
+    if (auto V = valueOf(Arg, "--gpu-architecture", Args, I)) {
+      setArch(smOf(*V));
+      continue;
+    }
+    if (auto V = valueOf(Arg, "-code", Args, I)) {
+      setArch(smOf(StringRef(*V).split(',').first));
+      continue;
+    }
+    if (auto V = valueOf(Arg, "--gpu-code", Args, I)) {
+      setArch(smOf(StringRef(*V).split(',').first));
+      continue;
+    }
+    if (auto V = valueOf(Arg, "-gencode", Args, I)) {
+      setArch(smOfGencode(*V));
+      continue;
+    }
+    if (auto V = valueOf(Arg, "--generate-code", Args, I)) {
+      setArch(smOfGencode(*V));
+      continue;
+    }
+    std::optional<std::string> Host = valueOf(Arg, "-Xcompiler", Args, I);
+    if (!Host)
+      Host = valueOf(Arg, "--compiler-options", Args, I);
+    if (Host) {
+      SmallVector<StringRef, 4> Flags;
+      StringRef(*Host).split(Flags, ',', -1, /*KeepEmpty=*/false);
+      for (StringRef Flag : Flags)
+        if (keepHostFlag(Flag.trim()))
+          Out.push_back(Flag.trim().str());
+      continue;
+    }
+    std::optional<std::string> File = valueOf(Arg, "--options-file", Args, I);
+    if (!File)
+      File = valueOf(Arg, "-optf", Args, I);
+    if (File) {
+      readOptionsFile(*File, Depth);
+      continue;
+    }
+    if (Arg == "-rdc=true" || Arg == "--relocatable-device-code=true" ||
+        ((Arg == "-rdc" || Arg == "--relocatable-device-code") &&
+         I + 1 < Args.size() && Args[I + 1] == "true")) {
+      if (!Arg.contains('='))
+        ++I;
+      Out.push_back("-fgpu-rdc");
+      continue;
+    }
+    if (Arg == "-dc" || Arg == "--device-c" || Arg == "-dw" ||
+        Arg == "--device-w") {
+      Out.push_back("-fgpu-rdc");
+      Out.push_back("-c");
+      continue;
+    }
+    if (auto V = valueOf(Arg, "--default-stream", Args, I)) {
+      if (*V == "per-thread")
+        Out.push_back("-fgpu-default-stream=per-thread");
+      continue;
+    }
+    if (auto V = valueOf(Arg, "--std", Args, I)) {
+      Out.push_back("-std=" + *V);
+      continue;
+    }
+    if (DroppedWithValue.contains(Arg)) {
+      ++I;
+      continue;
+    }
+    if (Dropped.contains(Arg) || Arg.starts_with("--ptxas-options=") ||
+        Arg.starts_with("-maxrregcount=") ||
+        Arg.starts_with("--maxrregcount=") ||
+        Arg.starts_with("--diag-suppress=") ||
+        Arg.starts_with("-diag-suppress=") || Arg.starts_with("-ftz=") ||
+        Arg.starts_with("-prec-div=") || Arg.starts_with("-prec-sqrt=") ||
+        Arg.starts_with("-fmad=") || Arg.starts_with("--ftz=") ||
+        Arg.starts_with("--prec-div=") || Arg.starts_with("--prec-sqrt=") ||
+        Arg.starts_with("--fmad=") || Arg.starts_with("-Xcudafe=") ||
+        Arg.starts_with("--threads=") || Arg.starts_with("-ccbin=") ||
+        Arg.starts_with("--compiler-bindir=") || Arg.starts_with("--Werror=") ||
+        Arg.starts_with("-Werror=all-") || Arg.starts_with("-cudart=") ||
+        Arg.starts_with("--cudart="))
+      continue;
+    if (KeptWithValue.contains(Arg)) {
+      Out.push_back(Arg.str());
+      if (I + 1 < Args.size())
+        Out.push_back(Args[++I]);
+      continue;
+    }
+    // Files, and the flags GCC and Clang share.
+    if (!Arg.starts_with("-") || Arg.starts_with("-I") ||
+        Arg.starts_with("-D") || Arg.starts_with("-U") ||
+        Arg.starts_with("-isystem") || Arg.starts_with("-std=") ||
+        Arg.starts_with("-O") || Arg.starts_with("-g") ||
+        Arg.starts_with("-W") || Arg.starts_with("-f") ||
+        Arg.starts_with("-m") || Arg == "-c" || Arg == "-MD" || Arg == "-MMD" ||
+        Arg == "-pthread")
+      Out.push_back(Arg.str());
+    // Anything else is an nvcc flag Clang would reject: left out.
+  }
+}
+
+std::vector<std::string> argumentsOf(const json::Object &Entry) {
+  std::vector<std::string> Args;
+  if (const json::Array *List = Entry.getArray("arguments")) {
+    for (const json::Value &V : *List)
+      if (auto S = V.getAsString())
+        Args.push_back(S->str());
+    return Args;
+  }
+  if (auto Command = Entry.getString("command")) {
+    BumpPtrAllocator Allocator;
+    StringSaver Saver(Allocator);
+    SmallVector<const char *, 32> Words;
+    cl::TokenizeGNUCommandLine(*Command, Saver, Words);
+    Args.assign(Words.begin(), Words.end());
+  }
+  return Args;
+}
+
+} // namespace
+
+bool isNvcc(StringRef Compiler) {
+  StringRef Name = sys::path::filename(Compiler);
+  return Name == "nvcc" || Name == "nvcc.exe";
+}
+
+std::vector<std::string> translateNvccCommand(ArrayRef<std::string> Args,
+                                              StringRef Directory) {
+  Translator T(Directory);
+  std::vector<std::string> Out = {"clang++"};
+  if (Args.size() > 1)
+    T.translate(Args.drop_front());
+  std::vector<std::string> Rest = T.finish();
+  Out.insert(Out.end(), Rest.begin(), Rest.end());
+  return Out;
+}
+
+Expected<bool> translateDatabase(StringRef Dir, StringRef OutDir) {
+  SmallString<256> Path(Dir);
+  sys::path::append(Path, "compile_commands.json");
+  auto Buffer = MemoryBuffer::getFile(Path);
+  if (!Buffer)
+    return false; // clang-tidy itself says what is wrong with -p.
+  Expected<json::Value> Parsed = json::parse((*Buffer)->getBuffer());
+  if (!Parsed)
+    return createStringError(
+        "'" + Path.str().str() +
+        "' is not a JSON compile database: " + toString(Parsed.takeError()));
+  const json::Array *Entries = Parsed->getAsArray();
+  if (!Entries)
+    return createStringError("'" + Path.str().str() +
+                             "' is not a JSON array of compile commands");
+  bool AnyNvcc = false;
+  json::Array Translated;
+  for (const json::Value &Value : *Entries) {
+    const json::Object *Entry = Value.getAsObject();
+    if (!Entry)
+      return createStringError("'" + Path.str().str() +
+                               "' holds an entry that is not an object");
+    json::Object Copy = *Entry;
+    std::vector<std::string> Args = argumentsOf(*Entry);
+    if (!Args.empty() && isNvcc(Args.front())) {
+      AnyNvcc = true;
+      StringRef Directory = Entry->getString("directory").value_or(Dir);
+      json::Array NewArgs;
+      for (const std::string &Arg : translateNvccCommand(Args, Directory))
+        NewArgs.push_back(Arg);
+      Copy.erase("command");
+      Copy["arguments"] = std::move(NewArgs);
+    }
+    Translated.push_back(std::move(Copy));
+  }
+  if (!AnyNvcc)
+    return false;
+  SmallString<256> OutPath(OutDir);
+  sys::path::append(OutPath, "compile_commands.json");
+  std::error_code EC;
+  raw_fd_ostream Stream(OutPath, EC);
+  if (EC)
+    return createStringError("cannot write '" + OutPath.str().str() +
+                             "': " + EC.message());
+  Stream << formatv("{0:2}", json::Value(std::move(Translated)));
+  return true;
+}
+
+} // namespace cuda_tidy
