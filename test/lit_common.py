@@ -13,7 +13,7 @@ Paths come from the lit.site.cfg.py that CMake writes for each suite
 they default to the build/ folder of this checkout, or to the one named with
 `lit --param cuda_tidy_build_dir=DIR`.
 
-Substitutions (see docs/CONVENTIONS-dev.md):
+Substitutions (see docs/testing.md):
   %check_clang_tidy   python3 test/check_clang_tidy.py --clang-tidy=... --load=<plugin>
   %cuda_stub          compile args for the stub CUDA install in test/Inputs
   %cuda_tidy          the wrapper (build/bin/cuda-tidy)
