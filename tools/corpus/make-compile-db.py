@@ -44,8 +44,7 @@ import sys
 CLANG = "/usr/lib/llvm-22/bin/clang++"
 CUDA_PATH = "/usr/local/cuda"
 
-# What build/bin/cuda-tidy adds; see docs/CONVENTIONS-dev.md and
-# /work/shared/REAL-CODE.md.
+# What build/bin/cuda-tidy adds (README.md, "Using it").
 STANDALONE_FLAGS = [
     "-Xclang",
     "-target-sdk-version=12.9",
