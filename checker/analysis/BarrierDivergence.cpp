@@ -70,11 +70,21 @@ BarrierDivergenceAnalysis::summarize(const FunctionDecl *FD) {
     Report.BarrierName = Site.BarrierName;
     bool Reported = false;
 
-    for (const CFGBlock *C : Deps->getDependentControl(Site.Block)) {
+    // Blame the nearest branch whose condition depends on the thread by
+    // itself; one that is thread-dependent only because it was computed
+    // under another such branch is the weaker explanation.
+    auto Controls = Deps->getDependentControl(Site.Block);
+    const CFGBlock *Blamed = nullptr;
+    for (const CFGBlock *C : Controls)
+      if ((Deps->getConditionDeps(C) & dep::Thread) &&
+          (!Blamed || (Deps->getConditionWitness(Blamed).ViaControl &&
+                       !Deps->getConditionWitness(C).ViaControl)))
+        Blamed = C;
+    for (const CFGBlock *C : Controls) {
       DepSet Conditions = Deps->getConditionDeps(C);
       const auto *Condition =
           dyn_cast_or_null<Expr>(C->getTerminatorCondition());
-      if ((Conditions & dep::Thread) && !Reported) {
+      if (C == Blamed && !Reported) {
         Report.Condition = Condition;
         Report.Kind = kindOf(C);
         Report.Reason = Deps->getConditionWitness(C).render();

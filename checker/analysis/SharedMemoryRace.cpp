@@ -68,6 +68,8 @@ private:
   const Stmt *certainBarrierPlace(const SharedAccess &First,
                                   const SharedAccess &Second);
   bool isBefore(const SharedAccess &A, const SharedAccess &B) const;
+  bool isWarpUniform(const Expr *E, const CFGBlock *Block, unsigned Index,
+                     unsigned Depth = 0) const;
   bool isInside(const Stmt *S, const Stmt *Outer) const {
     for (const Stmt *Cur = S; Cur; Cur = Parents.getParent(Cur))
       if (Cur == Outer)
@@ -174,6 +176,55 @@ void KernelRaceFinder::computeConcurrency() {
     }
     Divergences.push_back(std::move(D));
   }
+}
+
+/// Whether every lane of a warp computes the same value for \p E: results of
+/// warp reductions, votes and broadcasts, and what is computed from them and
+/// from constants.
+bool KernelRaceFinder::isWarpUniform(const Expr *E, const CFGBlock *Block,
+                                     unsigned Index, unsigned Depth) const {
+  if (!E || Depth > 8)
+    return false;
+  E = E->IgnoreParenImpCasts();
+  if (isa<IntegerLiteral, FloatingLiteral, CXXBoolLiteralExpr>(E))
+    return true;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    // The value the variable last received earlier in the same block.
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    if (!VD || !VD->hasLocalStorage() || isa<ParmVarDecl>(VD))
+      return false;
+    for (unsigned I = Index - 1; I >= 1; --I) {
+      auto CS = (*Block)[I - 1].getAs<CFGStmt>();
+      if (!CS)
+        continue;
+      const Stmt *S = CS->getStmt();
+      if (const auto *DS = dyn_cast<DeclStmt>(S))
+        if (DS->isSingleDecl() && DS->getSingleDecl() == VD)
+          return isWarpUniform(VD->getInit(), Block, I, Depth + 1);
+      if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
+        const auto *LHS =
+            dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts());
+        if (LHS && LHS->getDecl() == VD)
+          return BO->getOpcode() == BO_Assign &&
+                 isWarpUniform(BO->getRHS(), Block, I, Depth + 1);
+      }
+    }
+    return false;
+  }
+  if (const auto *BO = dyn_cast<BinaryOperator>(E))
+    return isWarpUniform(BO->getLHS(), Block, Index, Depth + 1) &&
+           isWarpUniform(BO->getRHS(), Block, Index, Depth + 1);
+  if (const auto *CE = dyn_cast<CallExpr>(E)) {
+    const FunctionDecl *Callee = CE->getDirectCallee();
+    if (!Callee || !Callee->getIdentifier())
+      return false;
+    StringRef Name = Callee->getName();
+    if (isInCooperativeGroups(Callee))
+      return Name == "reduce";
+    return Name.starts_with("__reduce_") || Name == "__ballot_sync" ||
+           Name == "__all_sync" || Name == "__any_sync";
+  }
+  return false;
 }
 
 bool KernelRaceFinder::isBefore(const SharedAccess &A,
@@ -418,6 +469,12 @@ void KernelRaceFinder::checkPair(unsigned IA, unsigned IB,
     return;
   if (A.UnknownGuard || B.UnknownGuard)
     return;
+  // Lanes of one warp storing a value the warp agrees on (the result of a
+  // warp reduction) leave the same bytes whatever their order: only threads
+  // of different warps can race then (`s[warp] = warpSum;` with no lane
+  // guard).
+  bool SameValueInWarp = IA == IB && A.Kind == AccessKind::Write && A.Stored &&
+                         isWarpUniform(A.Stored, A.Block, A.Index);
   // Threads that all store the same block-uniform value (`flag = 1;`)
   // leave the same bytes behind in any order: a benign race, as GPUVerify
   // treats it. The same statement stores the same value in every thread
@@ -502,7 +559,7 @@ void KernelRaceFinder::checkPair(unsigned IA, unsigned IB,
 
   for (const Path &P : Paths) {
     Scenario S;
-    S.DifferentWarpsOnly = !AnyWarpPath;
+    S.DifferentWarpsOnly = !AnyWarpPath || SameValueInWarp;
     S.Order = P.Kind == AThenB ? 1
               : P.Kind == BThenA
                   ? -1

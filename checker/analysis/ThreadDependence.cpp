@@ -673,6 +673,7 @@ void DependenceBuilder::setVar(const VarDecl *VD, DepSet Value, bool Strong,
         auto It = R.ConditionWitnesses.find(C);
         if (It != R.ConditionWitnesses.end()) {
           W = It->second;
+          W.ViaControl = true;
           break;
         }
       }
@@ -949,6 +950,7 @@ void DependenceBuilder::transferBlock(const CFGBlock *B, State &S) {
           auto It = R.ConditionWitnesses.find(C);
           if (It != R.ConditionWitnesses.end()) {
             W = It->second;
+            W.ViaControl = true;
             break;
           }
         }

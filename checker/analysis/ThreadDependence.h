@@ -105,6 +105,9 @@ struct DependenceOptions {
 struct ThreadWitness {
   std::string Source;
   llvm::SmallVector<const VarDecl *, 4> Via;
+  /// The dependence reached a variable only because it was assigned under a
+  /// thread-dependent branch: that branch is the better explanation.
+  bool ViaControl = false;
   bool empty() const { return Source.empty(); }
   /// "'threadIdx.x' through 'tid' and 'row'".
   std::string render() const;

@@ -490,3 +490,21 @@ __global__ void uniformLoopAfterEarlyExitInKernel(int *a, unsigned n) {
     __syncthreads();
   }
 }
+
+// A thread-dependent break out of a loop: the barrier in the inner loop is
+// blamed on the break's condition, not on the inner loop's counter, which
+// is thread-dependent only because it is computed after that break.
+__global__ void breakThenInnerLoop(float *a, int n, int c) {
+  __shared__ float s[256];
+  for (int i = 0; i < n; ++i) {
+    int index = threadIdx.x * 4 + i * 128;
+    if (index >= c)
+      break;
+    for (int x = 0; x < 4; ++x) {
+      s[threadIdx.x] = a[index + x];
+      __syncthreads();
+      // CHECK-NOTES: :[[@LINE-1]]:7: warning: barrier '__syncthreads' may be reached by only some threads of the block [cuda-divergent-barrier]
+      // CHECK-NOTES: :[[@LINE-6]]:9: note: threads of a block may disagree on this condition: it depends on 'threadIdx.x' through 'index'
+    }
+  }
+}

@@ -131,17 +131,16 @@ __global__ void structMembersApart(float *a) {
 
 // --- Branches ------------------------------------------------------------------
 
+// Threads below 32 all store the same constant: benign among themselves;
+// the read on the other side of the branch races with them.
 __global__ void twoSidesOfABranch(float *a) {
   __shared__ float s[1];
   if (threadIdx.x < 32)
     s[0] = 1.0f;
-    // CHECK-NOTES: :[[@LINE-1]]:5: warning: write after write race on shared 's': no barrier orders this write after another thread's write [cuda-shared-memory-race]
-    // CHECK-NOTES: :[[@LINE-2]]:5: note: the other thread's write is here
-    // CHECK-NOTES: :[[@LINE-3]]:5: note: for example, thread (1,0,0) writes 's[0]' and thread (0,0,0) writes it, with blockDim (256,1,1) (assumed: no launch of this kernel was found)
   else
     a[threadIdx.x] = s[0];
     // CHECK-NOTES: :[[@LINE-1]]:22: warning: read after write race on shared 's': no barrier orders this read after another thread's write [cuda-shared-memory-race]
-    // CHECK-NOTES: :[[@LINE-7]]:5: note: the other thread's write is here
+    // CHECK-NOTES: :[[@LINE-4]]:5: note: the other thread's write is here
     // CHECK-NOTES: :[[@LINE-3]]:22: note: for example, thread (0,0,0) writes 's[0]' and thread (32,0,0) reads it, with blockDim (256,1,1) (assumed: no launch of this kernel was found)
 }
 
@@ -644,6 +643,40 @@ template <unsigned BlockSize> __global__ void prunedStage(float *out) {
 }
 template __global__ void prunedStage<128>(float *);
 template __global__ void prunedStage<256>(float *);
+
+// --- Warp-uniform stores, and a broadcast overwritten too early ------------------
+
+namespace cg = cooperative_groups;
+
+// Every lane of a warp stores the same reduction result: only the warps
+// could race, and each has its own slot.
+__global__ void warpSumsWithoutLaneGuard(const float *in, float *out) {
+  __shared__ float sums[8];
+  cg::thread_block block = cg::this_thread_block();
+  cg::thread_block_tile<32> warp = cg::tiled_partition<32>(block);
+  float v = in[threadIdx.x];
+  float total = cg::reduce(warp, v, cg::plus<float>());
+  sums[threadIdx.x / 32] = total;
+  __syncthreads();
+  total = threadIdx.x < 8 ? sums[threadIdx.x] : 0.0f;
+  out[threadIdx.x] = total;
+}
+
+// Every thread reads the broadcast maximum, then warp 0 overwrites slot 0
+// with its partial sum before the slower warps have read it.
+__global__ void broadcastOverwritten(const float *in, float *out) {
+  __shared__ float storage[8];
+  if (threadIdx.x == 0)
+    storage[0] = in[0];
+  __syncthreads();
+  float offset = storage[0];
+  out[threadIdx.x] = in[threadIdx.x] - offset;
+  if (threadIdx.x % 32 == 0)
+    storage[threadIdx.x / 32] = out[threadIdx.x];
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: write after read race on shared 'storage': no barrier orders this write after another thread's read [cuda-shared-memory-race]
+    // CHECK-NOTES: :[[@LINE-5]]:18: note: the other thread's read is here
+    // CHECK-NOTES: :[[@LINE-3]]:5: note: for example, thread (1,0,0) reads 'storage[0]' and thread (0,0,0) writes it, with blockDim (256,1,1) (assumed: no launch of this kernel was found)
+}
 
 void launchAll(float *f, const float *cf, int *i, const int *ci) {
   reverseWithoutBarrier<<<1, 256>>>(f);

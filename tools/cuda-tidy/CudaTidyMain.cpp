@@ -12,9 +12,10 @@
 //    and libcu++ there, and cooperative_groups.h needs it.
 //  * `-Wno-unknown-cuda-version`: the "newer than supported" warning says
 //    nothing about the user's code.
-//  * `-include <prefix>/share/cuda-tidy/cuda_tidy_host_minmax.h`: host twins
-//    of CUDA's min/max overloads, which nvcc declares __host__ __device__
-//    and Clang's wrapper only __device__ (see the header).
+//  * `-include <prefix>/share/cuda-tidy/cuda_tidy_nvcc_compat.h`: what
+//    nvcc's headers give that Clang's do not (host twins of min/max, the
+//    host math and time headers, cache-hinted loads and stores); see the
+//    header.
 //
 // Without --checks or --config, only the cuda-* checks run.
 //
@@ -58,13 +59,13 @@ std::string findPlugin(const char *Argv0) {
   return std::string(Path);
 }
 
-/// The header of host min/max twins: <prefix>/share/cuda-tidy/, beside the
+/// The nvcc compatibility header: <prefix>/share/cuda-tidy/, beside the
 /// bin/ directory this command is in.
-std::string findHostMinMaxHeader(const char *Argv0) {
+std::string findCompatHeader(const char *Argv0) {
   std::string Exe =
       sys::fs::getMainExecutable(Argv0, reinterpret_cast<void *>(&findPlugin));
   SmallString<256> Path(sys::path::parent_path(sys::path::parent_path(Exe)));
-  sys::path::append(Path, "share", "cuda-tidy", "cuda_tidy_host_minmax.h");
+  sys::path::append(Path, "share", "cuda-tidy", "cuda_tidy_nvcc_compat.h");
   return std::string(Path);
 }
 
@@ -224,9 +225,9 @@ int main(int Argc, const char **Argv) {
     if (sys::fs::is_directory(Cccl))
       Extra("-isystem" + std::string(Cccl));
     Extra("-Wno-unknown-cuda-version");
-    std::string MinMax = findHostMinMaxHeader(Argv[0]);
-    if (sys::fs::exists(MinMax))
-      Extra("-include" + MinMax);
+    std::string Compat = findCompatHeader(Argv[0]);
+    if (sys::fs::exists(Compat))
+      Extra("-include" + Compat);
   }
   Args.insert(Args.end(), UserArgs.begin(), UserArgs.end());
 

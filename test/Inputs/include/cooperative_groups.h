@@ -147,6 +147,13 @@ __device__ auto thread_rank(GroupT const &g) -> decltype(g.thread_rank());
 template <class GroupT>
 __device__ auto group_size(GroupT const &g) -> decltype(g.num_threads());
 
+// <cooperative_groups/reduce.h>, folded in.
+template <class T> struct plus {
+  __device__ T operator()(T a, T b) const { return a + b; }
+};
+template <class GroupT, class T, class Op>
+__device__ T reduce(GroupT const &g, T value, Op op);
+
 } // namespace __v1
 using namespace __v1;
 } // namespace cooperative_groups
