@@ -21,6 +21,7 @@ Substitutions (see docs/testing.md):
   %clang_tidy         clang-tidy itself
   %nvcc               nvcc
   %python             the Python that runs lit
+  %cuda_tidy_unittests the gtest unit tests (build/bin/)
 Features: cuda-toolkit (a real toolkit with cuda_runtime.h and
 cooperative_groups.h), nvcc, gpu (nvidia-smi -L lists a GPU).
 """
@@ -113,7 +114,10 @@ def configure(config, lit_config):
         quote(stub_install), quote(stub_include))
 
     # lit substitutes in order: a name that is a prefix of another comes last.
+    unittests = os.path.join(config.cuda_tidy_obj_root, "bin",
+                             "cuda-tidy-unittests")
     config.substitutions.extend([
+        ("%cuda_tidy_unittests", quote(unittests)),
         ("%check_clang_tidy", check_clang_tidy),
         ("%cuda_stub", cuda_stub),
         ("%cuda_tidy", quote(config.cuda_tidy_wrapper)),

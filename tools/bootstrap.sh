@@ -14,7 +14,7 @@ build=${CUDA_TIDY_BUILD_DIR:-$root/build}
 llvm=/usr/lib/llvm-22
 
 packages=(clang-22 clang-tidy-22 libclang-22-dev llvm-22-dev llvm-22-tools
-          cmake ninja-build python3)
+          cmake ninja-build python3 libgtest-dev libgmock-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
@@ -55,7 +55,7 @@ test)
     echo "${n:-0}"
   }
   passed=$(($(count Passed) + $(count 'Expectedly Failed')))
-  failed=$(($(count Failed) + $(count 'Unexpectedly Passed')))
+  failed=$(($(count Failed) + $(count 'Unexpectedly Passed') + $(count Unresolved)))
   skipped=$(count Unsupported)
   echo "lit: $passed passed, $failed failed, $skipped skipped"
   exit "$status"

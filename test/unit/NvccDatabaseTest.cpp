@@ -1,0 +1,142 @@
+//===--- NvccDatabaseTest.cpp - nvcc command lines to Clang's -------------===//
+
+#include "NvccDatabase.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+using cuda_tidy::translateNvccCommand;
+using testing::ElementsAre;
+
+namespace {
+
+std::vector<std::string> translate(std::vector<std::string> Args) {
+  return translateNvccCommand(Args, "/build");
+}
+
+TEST(NvccDatabase, RecognisesNvcc) {
+  EXPECT_TRUE(cuda_tidy::isNvcc("/usr/local/cuda/bin/nvcc"));
+  EXPECT_TRUE(cuda_tidy::isNvcc("nvcc"));
+  EXPECT_FALSE(cuda_tidy::isNvcc("/usr/bin/clang++"));
+  EXPECT_FALSE(cuda_tidy::isNvcc("nvcc-wrapper"));
+}
+
+TEST(NvccDatabase, ArchitecturesBecomeOne) {
+  // clang-tidy needs exactly one device job: the first architecture wins.
+  EXPECT_THAT(translate({"nvcc", "-gencode", "arch=compute_80,code=sm_80",
+                         "-gencode=arch=compute_90,code=[sm_90,compute_90]",
+                         "-c", "k.cu"}),
+              ElementsAre("clang++", "-c", "k.cu", "--cuda-gpu-arch=sm_80"));
+  EXPECT_THAT(translate({"nvcc", "-arch=compute_90", "k.cu"}),
+              ElementsAre("clang++", "k.cu", "--cuda-gpu-arch=sm_90"));
+  EXPECT_THAT(translate({"nvcc", "--gpu-architecture", "sm_90a", "k.cu"}),
+              ElementsAre("clang++", "k.cu", "--cuda-gpu-arch=sm_90a"));
+  EXPECT_THAT(translate({"nvcc", "-arch=native", "k.cu"}),
+              ElementsAre("clang++", "k.cu"));
+}
+
+TEST(NvccDatabase, SpellingsThatChange) {
+  EXPECT_THAT(translate({"nvcc", "-x", "cu", "-rdc=true", "--std", "c++17",
+                         "--default-stream", "per-thread", "k.cu"}),
+              ElementsAre("clang++", "-x", "cuda", "-fgpu-rdc", "-std=c++17",
+                          "-fgpu-default-stream=per-thread", "k.cu"));
+  EXPECT_THAT(translate({"nvcc", "-dc", "k.cu"}),
+              ElementsAre("clang++", "-fgpu-rdc", "-c", "k.cu"));
+  EXPECT_THAT(translate({"nvcc", "-rdc", "false", "k.cu"}),
+              ElementsAre("clang++", "k.cu"));
+}
+
+TEST(NvccDatabase, HostCompilerFlagsAreUnpacked) {
+  EXPECT_THAT(translate({"nvcc", "-Xcompiler=-fPIC,-Wall,-rdynamic",
+                         "--compiler-options", "-DX=1", "k.cu"}),
+              ElementsAre("clang++", "-fPIC", "-Wall", "-DX=1", "k.cu"));
+}
+
+TEST(NvccDatabase, NvccOnlyFlagsAreDropped) {
+  EXPECT_THAT(translate({"nvcc",
+                         "--expt-relaxed-constexpr",
+                         "-lineinfo",
+                         "-G",
+                         "-Xptxas",
+                         "-v",
+                         "-ccbin",
+                         "/usr/bin/g++",
+                         "--use_fast_math",
+                         "-maxrregcount=64",
+                         "--diag-suppress=177",
+                         "-Werror",
+                         "all-warnings",
+                         "-forward-unknown-to-host-compiler",
+                         "--threads",
+                         "4",
+                         "-O3",
+                         "-I/inc",
+                         "-isystem",
+                         "/sys",
+                         "-DNDEBUG",
+                         "-o",
+                         "k.o",
+                         "k.cu"}),
+              ElementsAre("clang++", "-O3", "-I/inc", "-isystem", "/sys",
+                          "-DNDEBUG", "-o", "k.o", "k.cu"));
+}
+
+TEST(NvccDatabase, OptionsFilesAreRead) {
+  llvm::SmallString<128> Dir;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("nvcc-db-test", Dir));
+  llvm::SmallString<128> File(Dir);
+  llvm::sys::path::append(File, "includes.rsp");
+  {
+    std::error_code EC;
+    llvm::raw_fd_ostream Out(File, EC);
+    ASSERT_FALSE(EC);
+    Out << "-I/project/include \"-DNAME=a b\"\n--expt-extended-lambda\n";
+  }
+  EXPECT_THAT(
+      translateNvccCommand({"nvcc", "--options-file", "includes.rsp", "k.cu"},
+                           Dir),
+      ElementsAre("clang++", "-I/project/include", "-DNAME=a b", "k.cu"));
+  llvm::sys::fs::remove_directories(Dir);
+}
+
+TEST(NvccDatabase, DatabasesWithoutNvccAreLeftAlone) {
+  llvm::SmallString<128> Dir;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("nvcc-db-test", Dir));
+  llvm::SmallString<128> File(Dir);
+  llvm::sys::path::append(File, "compile_commands.json");
+  {
+    std::error_code EC;
+    llvm::raw_fd_ostream Out(File, EC);
+    ASSERT_FALSE(EC);
+    Out << R"([{"directory": "/b", "file": "k.cu",
+               "arguments": ["clang++", "-c", "k.cu"]}])";
+  }
+  llvm::Expected<bool> Translated = cuda_tidy::translateDatabase(Dir, Dir);
+  ASSERT_TRUE(static_cast<bool>(Translated));
+  EXPECT_FALSE(*Translated);
+  llvm::sys::fs::remove_directories(Dir);
+}
+
+TEST(NvccDatabase, BadDatabasesAreErrors) {
+  llvm::SmallString<128> Dir;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("nvcc-db-test", Dir));
+  llvm::SmallString<128> File(Dir);
+  llvm::sys::path::append(File, "compile_commands.json");
+  {
+    std::error_code EC;
+    llvm::raw_fd_ostream Out(File, EC);
+    ASSERT_FALSE(EC);
+    Out << R"({"not": "an array"})";
+  }
+  llvm::Expected<bool> Translated = cuda_tidy::translateDatabase(Dir, Dir);
+  ASSERT_FALSE(static_cast<bool>(Translated));
+  EXPECT_THAT(llvm::toString(Translated.takeError()),
+              testing::HasSubstr("is not a JSON array of compile commands"));
+  llvm::sys::fs::remove_directories(Dir);
+}
+
+} // namespace
