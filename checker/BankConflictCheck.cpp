@@ -32,17 +32,12 @@ public:
     Slowest.report("cuda-bank-conflict");
   }
 
-  static std::string shapeText(const BlockShape &S) {
-    return "(" + std::to_string(S.Dim[0]) + "," + std::to_string(S.Dim[1]) +
-           "," + std::to_string(S.Dim[2]) + ")";
-  }
-
   static std::string AssumedText(const BankConflict &C) {
     if (!C.Shape.Assumed)
       return "";
     std::string Text = " (assumed: no launch of this kernel was found";
     for (const BlockShape &Other : C.AlsoFor)
-      Text += "; also " + shapeText(Other);
+      Text += "; also " + Other.str();
     return Text + ")";
   }
 
@@ -71,7 +66,7 @@ public:
 
     char Predicted[128];
     std::snprintf(Predicted, sizeof(Predicted), "%.1f", C.Wavefronts);
-    std::string Shape = shapeText(C.Shape);
+    std::string Shape = C.Shape.str();
     Check.diag(Where->getBeginLoc(),
                "predicted %0 wavefronts per request where %1 would do, with "
                "blockDim %2%3",

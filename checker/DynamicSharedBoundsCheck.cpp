@@ -79,16 +79,13 @@ public:
                  "launch of '%0' may pass too little dynamic shared memory: "
                  "when %1, it passes %2 bytes and '%0' reaches %3")
           << Kernel << P.When << P.Bytes << P.Reach << Call->getSourceRange();
-    std::string Shape = "(" + std::to_string(P.Shape.Dim[0]) + "," +
-                        std::to_string(P.Shape.Dim[1]) + "," +
-                        std::to_string(P.Shape.Dim[2]) + ")";
     std::string Thread =
         SharedAccessCollector::describeThread(P.Thread, P.Shape);
     Check.diag(P.Access->getBeginLoc(),
                "thread %0 of a %1 block accesses bytes %2 to %3 of the pool "
                "here",
                DiagnosticIDs::Note)
-        << Thread << Shape << P.AccessBegin << (P.Reach - 1)
+        << Thread << P.Shape.str() << P.AccessBegin << (P.Reach - 1)
         << P.Access->getSourceRange();
     if (P.Via)
       Check.diag(P.Via->getBeginLoc(), "through this call", DiagnosticIDs::Note)

@@ -102,12 +102,9 @@ public:
     Check.diag(Race.First->getBeginLoc(), "the other thread's %0 is here",
                DiagnosticIDs::Note)
         << Noun(Race.FirstKind) << Race.First->getSourceRange();
-    std::string Shape = "(" + std::to_string(Race.Shape.Dim[0]) + "," +
-                        std::to_string(Race.Shape.Dim[1]) + "," +
-                        std::to_string(Race.Shape.Dim[2]) + ")";
     Check.diag(Where->getBeginLoc(), "for example, %0, with blockDim %1%2",
                DiagnosticIDs::Note)
-        << Race.Witness << Shape
+        << Race.Witness << Race.Shape.str()
         << (Race.Shape.Assumed ? " (assumed: no launch of this kernel "
                                  "was found)"
                                : "");

@@ -194,8 +194,7 @@ KernelBankFinder::evaluate(const SharedAccess &A, SymId Offset,
   }
   if (Sampled.size() > 2)
     return std::nullopt;
-  static const std::int64_t Samples[] = {0, 7, 33, 100, 1000};
-  constexpr unsigned NumSamples = std::size(Samples);
+  constexpr unsigned NumSamples = std::size(UniformSamples);
   unsigned SampleCombos = 1;
   for (unsigned I = 0; I < Sampled.size(); ++I)
     SampleCombos *= NumSamples;
@@ -211,7 +210,7 @@ KernelBankFinder::evaluate(const SharedAccess &A, SymId Offset,
   for (unsigned Sample = 0; Sample < SampleCombos; ++Sample) {
     unsigned C = Sample;
     for (unsigned Atom : Sampled) {
-      Values[Atom] = Samples[C % NumSamples];
+      Values[Atom] = UniformSamples[C % NumSamples];
       C /= NumSamples;
     }
     Summary Here;

@@ -485,8 +485,7 @@ std::string SharedAccessCollector::describeThread(std::int64_t Linear,
   std::int64_t X = Linear % S.Dim[0];
   std::int64_t Y = (Linear / S.Dim[0]) % S.Dim[1];
   std::int64_t Z = Linear / (S.Dim[0] * S.Dim[1]);
-  return "(" + std::to_string(X) + "," + std::to_string(Y) + "," +
-         std::to_string(Z) + ")";
+  return BlockShape{{X, Y, Z}}.str();
 }
 
 std::string SharedAccessCollector::describeElement(const VarDecl *Var,

@@ -36,7 +36,17 @@ struct BlockShape {
   /// Not read from the program: an assumption.
   bool Assumed = false;
   std::int64_t threads() const { return Dim[0] * Dim[1] * Dim[2]; }
+  /// "(x,y,z)", as diagnostics show a shape.
+  std::string str() const {
+    return "(" + std::to_string(Dim[0]) + "," + std::to_string(Dim[1]) + "," +
+           std::to_string(Dim[2]) + ")";
+  }
 };
+
+/// Values tried for a block-uniform value the analyses cannot evaluate:
+/// small, odd, past a warp, past a typical block. A verdict that holds for
+/// every sample does not depend on the value.
+inline constexpr std::int64_t UniformSamples[] = {0, 7, 33, 100, 1000};
 
 /// Block shapes to assume when no launch says, for kernels whose highest
 /// threadIdx dimension is x, y or z.

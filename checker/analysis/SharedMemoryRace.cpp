@@ -263,11 +263,7 @@ KernelRaceFinder::decide(const SharedAccess &A, const SharedAccess &B,
     else
       Sampled.push_back(Atoms[I]);
   }
-  // Unknown uniform values are sampled: small, odd, past a warp, past a
-  // typical block. A race that shows for every sample does not depend on
-  // them.
-  static const std::int64_t Samples[] = {0, 7, 33, 100, 1000};
-  constexpr unsigned NumSamples = std::size(Samples);
+  constexpr unsigned NumSamples = std::size(UniformSamples);
   if (Sampled.size() > 2)
     return Verdict::Skip;
   unsigned SampleCombos = 1;
@@ -302,7 +298,7 @@ KernelRaceFinder::decide(const SharedAccess &A, const SharedAccess &B,
   for (unsigned Combo = 0; Combo < SampleCombos; ++Combo) {
     unsigned C = Combo;
     for (unsigned Atom : Sampled) {
-      AtomsA[Atom] = AtomsB[Atom] = Samples[C % NumSamples];
+      AtomsA[Atom] = AtomsB[Atom] = UniformSamples[C % NumSamples];
       C /= NumSamples;
     }
     // Loop combinations.
