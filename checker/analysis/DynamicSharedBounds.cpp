@@ -230,36 +230,20 @@ void DynamicSharedBoundsAnalysis::analyze(
 namespace {
 
 /// The three components of a dim3 (or integer) block argument, in the host
-/// function's symbolic form; none when not computable.
-std::optional<std::array<SymId, 3>>
-blockComponents(const Expr *E, SymbolicTranslator &T, unsigned Depth = 0) {
-  if (!E || Depth > 8)
+/// function's symbolic form; none when not computable. A dim3 variable is
+/// followed only when it is never assigned: its initialiser is then its
+/// value at every launch.
+std::optional<std::array<SymId, 3>> blockComponents(const Expr *E,
+                                                    SymbolicTranslator &T) {
+  auto Parts = blockArgumentComponents(E, [&](const VarDecl *VD) {
+    return VD->getType()->isRecordType() && T.assignmentsTo(VD) == 0;
+  });
+  if (!Parts)
     return std::nullopt;
-  E = E->IgnoreImplicit()->IgnoreParens();
-  if (const auto *Cast = dyn_cast<CXXFunctionalCastExpr>(E))
-    return blockComponents(Cast->getSubExpr(), T, Depth + 1);
-  if (const auto *Construct = dyn_cast<CXXConstructExpr>(E)) {
-    if (Construct->getNumArgs() == 1 &&
-        Construct->getArg(0)->getType()->isRecordType())
-      return blockComponents(Construct->getArg(0), T, Depth + 1);
-    if (Construct->getNumArgs() > 3)
-      return std::nullopt;
-    std::array<SymId, 3> Parts = {T.constant(1), T.constant(1), T.constant(1)};
-    for (unsigned I = 0; I < Construct->getNumArgs(); ++I)
-      Parts[I] = T.translate(withDefault(Construct->getArg(I)));
-    return Parts;
-  }
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
-    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
-    if (VD && VD->getType()->isRecordType()) {
-      if (!VD->getInit() || T.assignmentsTo(VD) != 0)
-        return std::nullopt;
-      return blockComponents(VD->getInit(), T, Depth + 1);
-    }
-  }
-  if (E->getType()->isIntegerType())
-    return std::array<SymId, 3>{T.translate(E), T.constant(1), T.constant(1)};
-  return std::nullopt;
+  std::array<SymId, 3> Ids;
+  for (unsigned I = 0; I < 3; ++I)
+    Ids[I] = (*Parts)[I] ? T.translate((*Parts)[I]) : T.constant(1);
+  return Ids;
 }
 
 std::string describeHostValues(const SymbolicTranslator &T,

@@ -523,44 +523,66 @@ std::string SharedAccessCollector::describeElement(const VarDecl *Var,
   return Text;
 }
 
-std::optional<BlockShape> evaluateBlockShape(const Expr *Block,
-                                             ASTContext &Context) {
-  if (!Block)
-    return std::nullopt;
-  const Expr *E = Block->IgnoreImplicit();
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
-    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
-    if (!VD || !VD->getInit())
-      return std::nullopt;
-    E = VD->getInit()->IgnoreImplicit();
-  }
-  while (const auto *Temp = dyn_cast<CXXFunctionalCastExpr>(E))
-    E = Temp->getSubExpr()->IgnoreImplicit();
-  BlockShape Shape;
-  if (const auto *Construct = dyn_cast<CXXConstructExpr>(E)) {
-    if (Construct->getNumArgs() > 3)
-      return std::nullopt;
-    if (Construct->getNumArgs() == 1 &&
-        Construct->getArg(0)->getType()->isRecordType())
-      return evaluateBlockShape(Construct->getArg(0), Context); // A copy.
-    for (unsigned I = 0; I < Construct->getNumArgs(); ++I) {
-      const Expr *Arg = Construct->getArg(I);
-      if (const auto *Default = dyn_cast<CXXDefaultArgExpr>(Arg))
-        Arg = Default->getExpr();
-      Expr::EvalResult Value;
-      if (Arg->isValueDependent() || !Arg->EvaluateAsInt(Value, Context))
-        return std::nullopt;
-      Shape.Dim[I] = Value.Val.getInt().getExtValue();
+std::optional<std::array<const Expr *, 3>>
+blockArgumentComponents(const Expr *Block,
+                        llvm::function_ref<bool(const VarDecl *)> FollowVar) {
+  const Expr *E = Block;
+  for (unsigned Depth = 0; E && Depth <= 8; ++Depth) {
+    E = E->IgnoreImplicit()->IgnoreParens();
+    if (const auto *Cast = dyn_cast<CXXFunctionalCastExpr>(E)) {
+      E = Cast->getSubExpr();
+      continue;
     }
-    return Shape;
-  }
-  Expr::EvalResult Value;
-  if (!E->isValueDependent() && E->getType()->isIntegerType() &&
-      E->EvaluateAsInt(Value, Context)) {
-    Shape.Dim[0] = Value.Val.getInt().getExtValue();
-    return Shape;
+    if (const auto *Construct = dyn_cast<CXXConstructExpr>(E)) {
+      if (Construct->getNumArgs() == 1 &&
+          Construct->getArg(0)->getType()->isRecordType()) {
+        E = Construct->getArg(0); // A copy.
+        continue;
+      }
+      if (Construct->getNumArgs() > 3)
+        return std::nullopt;
+      std::array<const Expr *, 3> Parts = {nullptr, nullptr, nullptr};
+      for (unsigned I = 0; I < Construct->getNumArgs(); ++I) {
+        Parts[I] = Construct->getArg(I);
+        if (const auto *Default = dyn_cast<CXXDefaultArgExpr>(Parts[I]))
+          Parts[I] = Default->getExpr();
+      }
+      return Parts;
+    }
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+      const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+      if (VD && VD->getInit() && FollowVar(VD)) {
+        E = VD->getInit();
+        continue;
+      }
+    }
+    if (E->getType()->isIntegerType())
+      return std::array<const Expr *, 3>{E, nullptr, nullptr};
+    return std::nullopt;
   }
   return std::nullopt;
+}
+
+std::optional<BlockShape> evaluateBlockShape(const Expr *Block,
+                                             ASTContext &Context) {
+  // Any initialised variable is followed: a constant shape is what the
+  // launch most likely uses, and an unevaluable one falls back to the
+  // assumed shapes.
+  auto Parts =
+      blockArgumentComponents(Block, [](const VarDecl *) { return true; });
+  if (!Parts)
+    return std::nullopt;
+  BlockShape Shape;
+  for (unsigned I = 0; I < 3; ++I) {
+    const Expr *Part = (*Parts)[I];
+    if (!Part)
+      continue;
+    Expr::EvalResult Value;
+    if (Part->isValueDependent() || !Part->EvaluateAsInt(Value, Context))
+      return std::nullopt;
+    Shape.Dim[I] = Value.Val.getInt().getExtValue();
+  }
+  return Shape;
 }
 
 } // namespace clang::cuda_tidy

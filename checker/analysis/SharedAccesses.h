@@ -22,6 +22,7 @@
 #include "clang/AST/ParentMap.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include <array>
 #include <cstdint>
@@ -51,6 +52,15 @@ inline constexpr std::int64_t UniformSamples[] = {0, 7, 33, 100, 1000};
 /// Block shapes to assume when no launch says, for kernels whose highest
 /// threadIdx dimension is x, y or z.
 using AssumedShapes = std::array<std::vector<BlockShape>, 3>;
+
+/// The x, y and z expressions of a launch's block argument: `256`,
+/// `dim3(16, 16)`, a copy, or the initialiser of a variable \p FollowVar
+/// accepts. A null entry is an omitted component, 1. None when the argument
+/// has another form (or the chain is deeper than a person would write, which
+/// also stops `dim3 b(b)`).
+std::optional<std::array<const Expr *, 3>>
+blockArgumentComponents(const Expr *Block,
+                        llvm::function_ref<bool(const VarDecl *)> FollowVar);
 
 /// The block shape a launch configuration's second argument gives, if it is
 /// a constant (`256`, `dim3(16, 16)`, a dim3 variable initialised so).
