@@ -61,7 +61,8 @@ void KernelLaunches::addLaunch(const CUDAKernelCallExpr *Launch,
   }
   std::optional<BlockShape> Shape =
       Launch->getConfig()->getNumArgs() > 1
-          ? evaluateBlockShape(Launch->getConfig()->getArg(1), Context)
+          ? evaluateBlockShape(Launch->getConfig()->getArg(1), Context,
+                               Caller ? Caller->getBody() : nullptr)
           : std::nullopt;
   for (const FunctionDecl *Kernel : Targets) {
     if (!Shape) {

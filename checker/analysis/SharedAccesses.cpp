@@ -6,6 +6,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
+#include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
 
 namespace clang::cuda_tidy {
 
@@ -551,7 +552,7 @@ blockArgumentComponents(const Expr *Block,
     }
     if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
       const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
-      if (VD && VD->getInit() && FollowVar(VD)) {
+      if (VD && !isa<ParmVarDecl>(VD) && VD->getInit() && FollowVar(VD)) {
         E = VD->getInit();
         continue;
       }
@@ -563,13 +564,17 @@ blockArgumentComponents(const Expr *Block,
   return std::nullopt;
 }
 
-std::optional<BlockShape> evaluateBlockShape(const Expr *Block,
-                                             ASTContext &Context) {
-  // Any initialised variable is followed: a constant shape is what the
-  // launch most likely uses, and an unevaluable one falls back to the
-  // assumed shapes.
-  auto Parts =
-      blockArgumentComponents(Block, [](const VarDecl *) { return true; });
+std::optional<BlockShape>
+evaluateBlockShape(const Expr *Block, ASTContext &Context, const Stmt *Body) {
+  // A global's initialiser is taken as its value (a constant shape is what
+  // such a launch most likely uses); a local's only when it is never
+  // changed. ExprMutationAnalyzer sees member assignments, non-const
+  // references and address escapes; passing the dim3 by value to the launch
+  // is not a change.
+  auto Parts = blockArgumentComponents(Block, [&](const VarDecl *VD) {
+    return !VD->hasLocalStorage() ||
+           (Body && !ExprMutationAnalyzer(*Body, Context).isMutated(VD));
+  });
   if (!Parts)
     return std::nullopt;
   BlockShape Shape;

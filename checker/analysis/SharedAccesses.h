@@ -55,17 +55,20 @@ using AssumedShapes = std::array<std::vector<BlockShape>, 3>;
 
 /// The x, y and z expressions of a launch's block argument: `256`,
 /// `dim3(16, 16)`, a copy, or the initialiser of a variable \p FollowVar
-/// accepts. A null entry is an omitted component, 1. None when the argument
-/// has another form (or the chain is deeper than a person would write, which
-/// also stops `dim3 b(b)`).
+/// accepts. A parameter is never followed: its default argument says nothing
+/// of what callers pass. A null entry is an omitted component, 1. None when
+/// the argument has another form (or the chain is deeper than a person would
+/// write, which also stops `dim3 b(b)`).
 std::optional<std::array<const Expr *, 3>>
 blockArgumentComponents(const Expr *Block,
                         llvm::function_ref<bool(const VarDecl *)> FollowVar);
 
 /// The block shape a launch configuration's second argument gives, if it is
-/// a constant (`256`, `dim3(16, 16)`, a dim3 variable initialised so).
-std::optional<BlockShape> evaluateBlockShape(const Expr *Block,
-                                             ASTContext &Context);
+/// a constant (`256`, `dim3(16, 16)`, a dim3 variable initialised so). A
+/// local variable is followed only when nothing in \p Body (the launching
+/// function's body) may change it: `dim3 b; b.x = 32;` is not (1,1,1).
+std::optional<BlockShape>
+evaluateBlockShape(const Expr *Block, ASTContext &Context, const Stmt *Body);
 
 enum class AccessKind { Read, Write, ReadWrite, Atomic };
 
