@@ -194,10 +194,7 @@ KernelBankFinder::evaluate(const SharedAccess &A, SymId Offset,
   }
   if (Sampled.size() > 2)
     return std::nullopt;
-  constexpr unsigned NumSamples = std::size(UniformSamples);
-  unsigned SampleCombos = 1;
-  for (unsigned I = 0; I < Sampled.size(); ++I)
-    SampleCombos *= NumSamples;
+  const unsigned SampleCombos = sampleCombinations(Sampled.size());
   unsigned LoopCombos = 1;
   for (const Axis &Ax : Loops)
     LoopCombos *= Ax.Values.size();
@@ -208,11 +205,7 @@ KernelBankFinder::evaluate(const SharedAccess &A, SymId Offset,
   std::optional<Summary> Result;
   std::vector<std::int64_t> Values(Sym.atoms().size(), 0);
   for (unsigned Sample = 0; Sample < SampleCombos; ++Sample) {
-    unsigned C = Sample;
-    for (unsigned Atom : Sampled) {
-      Values[Atom] = UniformSamples[C % NumSamples];
-      C /= NumSamples;
-    }
+    assignSamples(Sample, Sampled, Values);
     Summary Here;
     unsigned Requests = 0;
     double Total = 0;

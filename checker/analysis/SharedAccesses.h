@@ -49,6 +49,24 @@ struct BlockShape {
 /// every sample does not depend on the value.
 inline constexpr std::int64_t UniformSamples[] = {0, 7, 33, 100, 1000};
 
+/// How many ways \p Count unknown values can be given UniformSamples.
+inline unsigned sampleCombinations(std::size_t Count) {
+  unsigned Combos = 1;
+  for (std::size_t I = 0; I < Count; ++I)
+    Combos *= std::size(UniformSamples);
+  return Combos;
+}
+
+/// Gives the atoms \p Sampled their values in combination \p Combo (below
+/// sampleCombinations(Sampled.size())), in \p Values indexed by atom.
+inline void assignSamples(unsigned Combo, llvm::ArrayRef<unsigned> Sampled,
+                          llvm::MutableArrayRef<std::int64_t> Values) {
+  for (unsigned Atom : Sampled) {
+    Values[Atom] = UniformSamples[Combo % std::size(UniformSamples)];
+    Combo /= std::size(UniformSamples);
+  }
+}
+
 /// Block shapes to assume when no launch says, for kernels whose highest
 /// threadIdx dimension is x, y or z.
 using AssumedShapes = std::array<std::vector<BlockShape>, 3>;

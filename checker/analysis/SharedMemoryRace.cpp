@@ -263,12 +263,9 @@ KernelRaceFinder::decide(const SharedAccess &A, const SharedAccess &B,
     else
       Sampled.push_back(Atoms[I]);
   }
-  constexpr unsigned NumSamples = std::size(UniformSamples);
   if (Sampled.size() > 2)
     return Verdict::Skip;
-  unsigned SampleCombos = 1;
-  for (unsigned I = 0; I < Sampled.size(); ++I)
-    SampleCombos *= NumSamples;
+  const unsigned SampleCombos = sampleCombinations(Sampled.size());
 
   std::vector<std::int64_t> AtomsA(AllAtoms.size(), 0),
       AtomsB(AllAtoms.size(), 0);
@@ -296,11 +293,8 @@ KernelRaceFinder::decide(const SharedAccess &A, const SharedAccess &B,
   std::int64_t Size = Col.sizeOf(A.Var);
 
   for (unsigned Combo = 0; Combo < SampleCombos; ++Combo) {
-    unsigned C = Combo;
-    for (unsigned Atom : Sampled) {
-      AtomsA[Atom] = AtomsB[Atom] = UniformSamples[C % NumSamples];
-      C /= NumSamples;
-    }
+    assignSamples(Combo, Sampled, AtomsA);
+    assignSamples(Combo, Sampled, AtomsB);
     // Loop combinations.
     std::vector<std::pair<unsigned, unsigned>> Picks; // Value index for A, B.
     std::function<bool(unsigned)> Loop = [&](unsigned L) -> bool {
