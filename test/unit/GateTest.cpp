@@ -4,6 +4,7 @@
 #include "Baseline.h"
 #include "Config.h"
 #include "DiffFilter.h"
+#include "LegacyCuda.h"
 #include "gtest/gtest.h"
 
 using namespace cuda_tidy;
@@ -157,6 +158,36 @@ TEST(Gate, SplitsTheCommand) {
   EXPECT_EQ(Split.DatabaseDir, "build");
   EXPECT_EQ(Split.AfterFiles, (std::vector<std::string>{"--", "-std=c++17"}));
   EXPECT_EQ(splitCommand({"-p=db"}).DatabaseDir, "db");
+}
+
+} // namespace
+
+namespace {
+
+TEST(LegacyCuda, RemovedApisUsed) {
+  EXPECT_EQ(
+      removedApisUsed("texture<float, 1> t;\n"
+                      "x = tex1Dfetch(t, i) + tex2D<float>(obj, u, v);\n"
+                      "cudaThreadSynchronize(); cudaThreadSynchronize();\n"
+                      "p.clockRate; mycudaThreadExit(); tex2D (t2, u, v);"),
+      (std::vector<std::string>{"texture<>", "tex1Dfetch",
+                                "cudaThreadSynchronize",
+                                "cudaDeviceProp::clockRate", "tex2D"}));
+  EXPECT_TRUE(removedApisUsed("cudaDeviceSynchronize(); tex2D<float>(o, 1, 2);")
+                  .empty());
+}
+
+TEST(LegacyCuda, NamedToolkit) {
+  EXPECT_EQ(
+      namedToolkit({"a.cu", "--", "--cuda-path=/opt/cuda-11"}, std::nullopt),
+      "/opt/cuda-11");
+  EXPECT_EQ(
+      namedToolkit({"--extra-arg=--cuda-path=/opt/c", "a.cu"}, std::nullopt),
+      "/opt/c");
+  EXPECT_EQ(namedToolkit({"--cuda-path=/not-for-clang", "a.cu"}, std::nullopt),
+            std::nullopt);
+  EXPECT_EQ(namedToolkit({"a.cu"}, llvm::StringRef("/no/such/dir")),
+            std::nullopt);
 }
 
 } // namespace

@@ -33,6 +33,7 @@
 
 #include "Config.h"
 #include "Gate.h"
+#include "LegacyCuda.h"
 #include "NvccDatabase.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
@@ -124,17 +125,21 @@ bool hasOption(ArrayRef<std::string> Args, StringRef Name) {
 
 namespace {
 
-/// Removes `--Name=VALUE` from \p Args and returns VALUE.
+/// Removes `--Name=VALUE` from \p Args (before any `--`, after which the
+/// words are the compiler's) and returns VALUE.
 std::optional<std::string> takeOption(std::vector<std::string> &Args,
                                       StringRef Name) {
   std::optional<std::string> Value;
-  llvm::erase_if(Args, [&](const std::string &Arg) {
-    StringRef A(Arg);
-    if (!A.consume_front(("--" + Name + "=").str()))
-      return false;
-    Value = A.str();
-    return true;
-  });
+  auto CompilerArgs = llvm::find(Args, "--");
+  auto Kept =
+      std::remove_if(Args.begin(), CompilerArgs, [&](const std::string &Arg) {
+        StringRef A(Arg);
+        if (!A.consume_front(("--" + Name + "=").str()))
+          return false;
+        Value = A.str();
+        return true;
+      });
+  Args.erase(Kept, CompilerArgs);
   return Value;
 }
 
@@ -219,6 +224,7 @@ int main(int Argc, const char **Argv) {
   Gate.Baseline = takeOption(UserArgs, "baseline");
   Gate.WriteBaseline = takeOption(UserArgs, "write-baseline");
   Gate.Diff = takeOption(UserArgs, "diff");
+  std::optional<std::string> UserCuda = takeOption(UserArgs, "cuda-path");
   Expected<unsigned> Jobs = takeJobs(UserArgs);
   if (!Jobs) {
     errs() << "cuda-tidy: error: " << toString(Jobs.takeError()) << "\n";
@@ -274,12 +280,23 @@ int main(int Argc, const char **Argv) {
   if (!Help && !userChoosesChecks(UserArgs))
     Args.push_back("--checks=-*,cuda-*");
 
-  std::string Cuda = findCuda();
+  // A toolkit the user or the database names wins (LegacyCuda.h).
+  std::optional<std::string> DatabaseDir;
+  if (auto Found = findDatabaseDir(UserArgs))
+    DatabaseDir =
+        Found->second
+            ? StringRef(UserArgs[Found->first]).split('=').second.str()
+            : UserArgs[Found->first];
+  std::optional<std::string> NamedCuda =
+      UserCuda ? UserCuda : cuda_tidy::namedToolkit(UserArgs, DatabaseDir);
+  std::string Cuda = NamedCuda ? *NamedCuda : findCuda();
+  Gate.NoteRemovedApis = readCudaVersion(Cuda) >= 13000;
   if (!Cuda.empty() && !Help) {
     auto Extra = [&](StringRef Flag) {
       Args.push_back(("--extra-arg=" + Flag).str());
     };
-    Extra("--cuda-path=" + Cuda);
+    if (!NamedCuda || UserCuda)
+      Extra("--cuda-path=" + Cuda);
     if (readCudaVersion(Cuda) > NewestSupportedCuda) {
       Extra("-Xclang");
       Extra("-target-sdk-version=12.9");
@@ -316,6 +333,9 @@ int main(int Argc, const char **Argv) {
   if (UseGate) {
     Status = cuda_tidy::runGate(ClangTidy, Split, Gate);
   } else {
+    if (Gate.NoteRemovedApis && !Help)
+      for (const std::string &File : Split.Files)
+        cuda_tidy::noteRemovedApis(File);
     std::vector<StringRef> ArgRefs(Args.begin(), Args.end());
     std::string Error;
     Status = sys::ExecuteAndWait(ClangTidy, ArgRefs, /*Env=*/std::nullopt, {},

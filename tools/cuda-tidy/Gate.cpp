@@ -4,6 +4,7 @@
 #include "Baseline.h"
 #include "DiffFilter.h"
 #include "Findings.h"
+#include "LegacyCuda.h"
 #include "Parallel.h"
 #include "Sarif.h"
 #include "llvm/ADT/STLExtras.h"
@@ -171,6 +172,8 @@ int runGate(StringRef ClangTidy, const SplitCommand &Command,
   StringMap<std::string> Sources;
   for (size_t I = 0; I < Outcomes.size(); ++I) {
     ProcessOutcome &Outcome = Outcomes[I];
+    if (Options.NoteRemovedApis)
+      noteRemovedApis(Files[I]);
     errs() << Outcome.Stderr;
     if (!Outcome.Failure.empty()) {
       errs() << "cuda-tidy: error: clang-tidy failed on '" << Files[I]

@@ -29,6 +29,9 @@ struct GateOptions {
   std::optional<std::string> Diff;
   std::optional<std::string> Sarif;
   unsigned Jobs = 1;
+  /// Whether to note, once per analysed file, its use of the APIs CUDA 13
+  /// removed (LegacyCuda.h).
+  bool NoteRemovedApis = false;
 };
 
 /// A clang-tidy command line split for running once per file: the words
