@@ -203,13 +203,10 @@ int runGate(StringRef ClangTidy, const SplitCommand &Command,
   if (!FixesDir.empty())
     sys::fs::remove_directories(FixesDir);
   sortAndDeduplicate(Findings);
+  if (Files.empty())
+    errs() << "cuda-tidy: no file to analyse"
+           << (Changed ? ": the diff changes none of them" : "") << "\n";
 
-  // Filter: the diff keeps findings on changed lines, and compile errors,
-  // which say the analysis of a changed file did not happen.
-  if (Changed)
-    erase_if(Findings, [&](const Finding &F) {
-      return !Changed->touches(F, Root) && F.Check != "clang-diagnostic-error";
-    });
   if (Options.WriteBaseline) {
     std::error_code EC;
     raw_fd_ostream Out(*Options.WriteBaseline, EC);
@@ -220,32 +217,45 @@ int runGate(StringRef ClangTidy, const SplitCommand &Command,
     errs() << "cuda-tidy: wrote " << Findings.size() << " findings to the "
            << "baseline '" << *Options.WriteBaseline << "'\n";
   }
+  std::optional<BaselineOutcome> Outcome;
   if (Known) {
-    BaselineOutcome Outcome = applyBaseline(*Known, Findings, Root);
-    errs() << "cuda-tidy: the baseline suppressed " << Outcome.Suppressed
-           << " known finding" << (Outcome.Suppressed == 1 ? "" : "s") << "; "
-           << Findings.size() << " new\n";
+    Outcome = applyBaseline(*Known, Findings, Root);
     // A run over part of the code base cannot tell that an entry of another
     // part is gone.
     if (Named || Changed) {
       std::set<std::string> Analysed;
       for (const std::string &File : Files)
         Analysed.insert(relativeToRoot(File, Root));
-      erase_if(Outcome.NoLongerSeen,
+      erase_if(Outcome->NoLongerSeen,
                [&](const BaselineEntry &E) { return !Analysed.count(E.File); });
     }
-    if (!Outcome.NoLongerSeen.empty()) {
-      errs() << "cuda-tidy: " << Outcome.NoLongerSeen.size() << " baseline entr"
-             << (Outcome.NoLongerSeen.size() == 1 ? "y no longer occurs"
-                                                  : "ies no longer occur")
+  }
+
+  // The diff filters last, so that the baseline sees every finding of the
+  // files analysed and can tell which of its entries are gone. It keeps
+  // findings on changed lines, and compile errors, which say the analysis
+  // of a changed file did not happen.
+  if (Changed)
+    erase_if(Findings, [&](const Finding &F) {
+      return !Changed->touches(F, Root) && F.Check != "clang-diagnostic-error";
+    });
+  if (Outcome) {
+    errs() << "cuda-tidy: the baseline suppressed " << Outcome->Suppressed
+           << " known finding" << (Outcome->Suppressed == 1 ? "" : "s") << "; "
+           << Findings.size() << " new"
+           << (Changed ? " on the changed lines" : "") << "\n";
+    if (!Outcome->NoLongerSeen.empty()) {
+      errs() << "cuda-tidy: " << Outcome->NoLongerSeen.size()
+             << " baseline entr"
+             << (Outcome->NoLongerSeen.size() == 1 ? "y no longer occurs"
+                                                   : "ies no longer occur")
              << " (drop from '" << *Options.Baseline << "'):\n";
-      for (const BaselineEntry &E : Outcome.NoLongerSeen)
+      for (const BaselineEntry &E : Outcome->NoLongerSeen)
         errs() << "  " << E.File << ": " << E.Check << " in '" << E.Function
                << "'" << (E.Count > 1 ? formatv(" (x{0})", E.Count).str() : "")
                << ": " << E.Message << "\n";
     }
   }
-
   for (const Finding &F : Findings)
     printFinding(outs(), F);
   outs().flush();
