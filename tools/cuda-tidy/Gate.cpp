@@ -144,8 +144,13 @@ int runGate(StringRef ClangTidy, const SplitCommand &Command,
       erase_if(Files, [&](const std::string &F) { return !Touched.count(F); });
   }
 
+  // The fix-its for SARIF come from --export-fixes, which clang-tidy takes
+  // once: a user's own export wins, and SARIF goes without fixes.
+  bool UserExportsFixes = any_of(Command.Options, [](StringRef A) {
+    return A.ltrim('-').starts_with("export-fixes");
+  });
   SmallString<128> FixesDir;
-  if (Options.Sarif)
+  if (Options.Sarif && !UserExportsFixes)
     if (std::error_code EC =
             sys::fs::createUniqueDirectory("cuda-tidy-fixes", FixesDir))
       return fail("cannot make a temporary directory: " + EC.message());
