@@ -15,7 +15,7 @@ llvm=/usr/lib/llvm-22
 
 packages=(clang-22 clang-tidy-22 libclang-22-dev llvm-22-dev llvm-22-tools
           cmake ninja-build python3 python3-pip libgtest-dev libgmock-dev
-          git dpkg-dev file)
+          git)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||

@@ -295,8 +295,7 @@ int main(int Argc, const char **Argv) {
     auto Extra = [&](StringRef Flag) {
       Args.push_back(("--extra-arg=" + Flag).str());
     };
-    if (!NamedCuda || UserCuda)
-      Extra("--cuda-path=" + Cuda);
+    Extra("--cuda-path=" + Cuda);
     if (readCudaVersion(Cuda) > NewestSupportedCuda) {
       Extra("-Xclang");
       Extra("-target-sdk-version=12.9");

@@ -160,7 +160,7 @@ int runGate(StringRef ClangTidy, const SplitCommand &Command,
     Args.insert(Args.end(), Command.Options.begin(), Command.Options.end());
     if (!FixesDir.empty())
       Args.push_back(formatv("--export-fixes={0}/{1}.yaml", FixesDir, I));
-    Args.push_back(Named ? Command.Files[I] : Files[I]);
+    Args.push_back(Files[I]);
     Args.insert(Args.end(), Command.AfterFiles.begin(),
                 Command.AfterFiles.end());
     Commands.push_back(std::move(Args));
