@@ -175,6 +175,11 @@ TEST(LegacyCuda, RemovedApisUsed) {
                                 "cudaDeviceProp::clockRate", "tex2D"}));
   EXPECT_TRUE(removedApisUsed("cudaDeviceSynchronize(); tex2D<float>(o, 1, 2);")
                   .empty());
+  EXPECT_TRUE(removedApisUsed("// was cudaThreadSynchronize()\n"
+                              "/* texture<float> t; */ f(\"// tex1D(\");")
+                  .empty());
+  EXPECT_EQ(removedApisUsed("f(\"//\"); cudaThreadExit();"),
+            std::vector<std::string>{"cudaThreadExit"});
 }
 
 TEST(LegacyCuda, NamedToolkit) {

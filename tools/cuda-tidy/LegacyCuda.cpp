@@ -18,6 +18,37 @@ namespace cuda_tidy {
 
 namespace {
 
+/// \p Source with its comments and the contents of its literals blanked
+/// out, so that a comment that names an API ("was cudaThreadSynchronize") is
+/// not a use of it.
+std::string withoutComments(StringRef Source) {
+  std::string Text = Source.str();
+  for (size_t I = 0; I + 1 < Text.size(); ++I) {
+    char C = Text[I];
+    // A quote after a digit or letter is a digit separator (1'000).
+    if (C == '"' || (C == '\'' && (I == 0 || !isAlnum(Text[I - 1])))) {
+      // Blank the literal too: "//" inside one is not a comment, and an
+      // API named in a string is not called.
+      for (++I; I < Text.size() && Text[I] != C && Text[I] != '\n'; ++I) {
+        if (Text[I] == '\\' && I + 1 < Text.size() && Text[I + 1] != '\n')
+          Text[I++] = ' ';
+        Text[I] = ' ';
+      }
+      continue;
+    }
+    if (C != '/' || (Text[I + 1] != '/' && Text[I + 1] != '*'))
+      continue;
+    StringRef End = Text[I + 1] == '/' ? "\n" : "*/";
+    size_t Stop = StringRef(Text).find(End, I + 2);
+    Stop = Stop == StringRef::npos ? Text.size() : Stop;
+    for (size_t J = I; J < Stop; ++J)
+      if (Text[J] != '\n')
+        Text[J] = ' ';
+    I = Stop;
+  }
+  return Text;
+}
+
 std::optional<std::string> cudaPathIn(StringRef Arg) {
   if (Arg.consume_front("--cuda-path="))
     return Arg.str();
@@ -92,7 +123,8 @@ std::vector<std::string> removedApisUsed(StringRef Source) {
       "cooperativeMultiDeviceLaunch))");
   std::vector<std::string> Used;
   SmallVector<StringRef, 4> Match;
-  StringRef Rest = Source;
+  std::string Code = withoutComments(Source);
+  StringRef Rest = Code;
   while (Removed.match(Rest, &Match)) {
     size_t At = Match[0].data() - Rest.data();
     bool WordStart = At == 0 || Match[0].front() == '.' ||
