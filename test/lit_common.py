@@ -22,7 +22,11 @@ Substitutions (see docs/testing.md):
   %nvcc               nvcc
   %python             the Python that runs lit
   %cuda_tidy_unittests the gtest unit tests (build/bin/)
-Features: cuda-toolkit (a real toolkit with cuda_runtime.h and
+  %cuda_tidy_obj_root the build folder
+  %pre_commit         pre-commit (feature pre-commit)
+  %test_path          the PATH tests run with
+Features: cpack (cpack and dpkg-deb, to build and unpack the package),
+cuda-toolkit (a real toolkit with cuda_runtime.h and
 cooperative_groups.h), nvcc, gpu (nvidia-smi -L lists a GPU).
 """
 
@@ -118,6 +122,7 @@ def configure(config, lit_config):
                              "cuda-tidy-unittests")
     config.substitutions.extend([
         ("%cuda_tidy_unittests", quote(unittests)),
+        ("%cuda_tidy_obj_root", quote(config.cuda_tidy_obj_root)),
         ("%check_clang_tidy", check_clang_tidy),
         ("%cuda_stub", cuda_stub),
         ("%cuda_tidy", quote(config.cuda_tidy_wrapper)),
@@ -131,6 +136,19 @@ def configure(config, lit_config):
     if all(os.path.isfile(os.path.join(toolkit, "include", header))
            for header in ("cuda_runtime.h", "cooperative_groups.h")):
         config.available_features.add("cuda-toolkit")
+    # pre-commit, installed by tools/bootstrap.sh for the Python running lit.
+    pre_commit = shutil.which("pre-commit")
+    if pre_commit:
+        config.available_features.add("pre-commit")
+        config.substitutions.append(("%pre_commit", quote(pre_commit)))
+    else:
+        lit_config.note("pre-commit is not installed (tools/bootstrap.sh "
+                        "installs it from PyPI): the hook test is skipped")
+    # The PATH tests run with, for tests that put a folder before it.
+    config.substitutions.append(("%test_path",
+                                 quote(config.environment["PATH"])))
+    if shutil.which("cpack") and shutil.which("dpkg-deb"):
+        config.available_features.add("cpack")
     if _is_executable(config.nvcc):
         config.available_features.add("nvcc")
     if _has_gpu():

@@ -14,7 +14,8 @@ build=${CUDA_TIDY_BUILD_DIR:-$root/build}
 llvm=/usr/lib/llvm-22
 
 packages=(clang-22 clang-tidy-22 libclang-22-dev llvm-22-dev llvm-22-tools
-          cmake ninja-build python3 libgtest-dev libgmock-dev)
+          cmake ninja-build python3 python3-pip libgtest-dev libgmock-dev
+          git)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
@@ -25,6 +26,18 @@ if ((${#missing[@]})); then
   apt-get update -q
   DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
     "${missing[@]}"
+fi
+
+# Python packages the tests use, for the Python that runs lit: jsonschema
+# validates SARIF against the official schema, pre-commit runs the hook.
+python=/usr/bin/python3
+pip_packages=(jsonschema pre-commit)
+if ! "$python" -c 'import jsonschema, pre_commit' 2>/dev/null; then
+  echo "bootstrap: installing ${pip_packages[*]} from PyPI"
+  # Debian marks its Python as externally managed; this machine is the
+  # project's own.
+  "$python" -m pip install -q --root-user-action=ignore \
+    --break-system-packages "${pip_packages[@]}"
 fi
 
 if [[ ! -f $build/CMakeCache.txt ]]; then

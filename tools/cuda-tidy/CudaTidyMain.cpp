@@ -17,17 +17,24 @@
 //    host math and time headers, cache-hinted loads and stores); see the
 //    header.
 //
-// Without --checks or --config, only the cuda-* checks run.
+// Unless --checks or a configuration that names Checks is given, only the
+// cuda-* checks run (Config.h).
 //
 // For CI: a compile database made for nvcc (`-p DIR`) is rewritten into
-// Clang's spelling first (NvccDatabase.h); `--sarif=FILE` also writes the
-// diagnostics as SARIF 2.1.0 (Sarif.h). The exit status is clang-tidy's:
-// non-zero on errors, and on warnings with `--warnings-as-errors='cuda-*'`.
+// Clang's spelling first (NvccDatabase.h). With no files, `-p DIR` analyses
+// every CUDA file of the database, on `-j N` workers; `--sarif=FILE` also
+// writes the findings as SARIF 2.1.0, `--diff=FILE` keeps those on changed
+// lines, `--baseline=FILE` drops known ones and `--write-baseline=FILE`
+// records them (Gate.h). The exit status is clang-tidy's: non-zero on
+// errors, and on warnings with `--warnings-as-errors='cuda-*'`; 2 when
+// cuda-tidy cannot run or its input is bad.
 //
 //===----------------------------------------------------------------------===//
 
+#include "Config.h"
+#include "Gate.h"
+#include "LegacyCuda.h"
 #include "NvccDatabase.h"
-#include "Sarif.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringRef.h"
@@ -118,18 +125,71 @@ bool hasOption(ArrayRef<std::string> Args, StringRef Name) {
 
 namespace {
 
-/// Removes `--Name=VALUE` from \p Args and returns VALUE.
+/// Removes `--Name=VALUE` from \p Args (before any `--`, after which the
+/// words are the compiler's) and returns VALUE.
 std::optional<std::string> takeOption(std::vector<std::string> &Args,
                                       StringRef Name) {
   std::optional<std::string> Value;
-  llvm::erase_if(Args, [&](const std::string &Arg) {
-    StringRef A(Arg);
-    if (!A.consume_front(("--" + Name + "=").str()))
-      return false;
-    Value = A.str();
-    return true;
-  });
+  auto CompilerArgs = llvm::find(Args, "--");
+  auto Kept =
+      std::remove_if(Args.begin(), CompilerArgs, [&](const std::string &Arg) {
+        StringRef A(Arg);
+        if (!A.consume_front(("--" + Name + "=").str()))
+          return false;
+        Value = A.str();
+        return true;
+      });
+  Args.erase(Kept, CompilerArgs);
   return Value;
+}
+
+/// Removes `-j N`, `-jN` and `--jobs=N` from \p Args; the last N, 0 when
+/// absent, or an error for a value that is not a positive number.
+Expected<unsigned> takeJobs(std::vector<std::string> &Args) {
+  unsigned Jobs = 0;
+  std::vector<std::string> Kept;
+  for (size_t I = 0; I < Args.size(); ++I) {
+    StringRef A(Args[I]);
+    if (A == "--") {
+      Kept.insert(Kept.end(), Args.begin() + I, Args.end());
+      break;
+    }
+    StringRef Value;
+    if ((A == "-j" || A == "--jobs" || A == "-jobs") && I + 1 < Args.size())
+      Value = Args[++I];
+    else if (!A.consume_front("--jobs=") && !A.consume_front("-j")) {
+      Kept.push_back(Args[I]);
+      continue;
+    } else
+      Value = A;
+    if (Value.getAsInteger(10, Jobs) || Jobs == 0)
+      return createStringError("-j needs a positive number of workers, not '" +
+                               Value.str() + "'");
+  }
+  Args = std::move(Kept);
+  return Jobs;
+}
+
+/// Whether the user chose the checks: --checks, or a --config or
+/// --config-file that names Checks.
+bool userChoosesChecks(ArrayRef<std::string> Args) {
+  if (hasOption(Args, "checks"))
+    return true;
+  for (const std::string &Arg : Args) {
+    StringRef A(Arg);
+    if (A == "--")
+      break;
+    A = A.ltrim('-');
+    if (A.consume_front("config=") && cuda_tidy::configNamesChecks(A))
+      return true;
+    if (A.consume_front("config-file=")) {
+      auto Buffer = MemoryBuffer::getFile(A);
+      // An unreadable file is clang-tidy's to report; leave the checks alone.
+      if (!Buffer || cuda_tidy::configNamesChecks((*Buffer)->getBuffer()))
+        return true;
+    }
+  }
+  return false;
 }
 
 /// The index of the value of `-p DIR` (or `-p=DIR`, `--p=DIR`) in \p Args,
@@ -159,7 +219,18 @@ int main(int Argc, const char **Argv) {
     ShowCommand = true;
     return true;
   });
-  std::optional<std::string> SarifFile = takeOption(UserArgs, "sarif");
+  cuda_tidy::GateOptions Gate;
+  Gate.Sarif = takeOption(UserArgs, "sarif");
+  Gate.Baseline = takeOption(UserArgs, "baseline");
+  Gate.WriteBaseline = takeOption(UserArgs, "write-baseline");
+  Gate.Diff = takeOption(UserArgs, "diff");
+  std::optional<std::string> UserCuda = takeOption(UserArgs, "cuda-path");
+  Expected<unsigned> Jobs = takeJobs(UserArgs);
+  if (!Jobs) {
+    errs() << "cuda-tidy: error: " << toString(Jobs.takeError()) << "\n";
+    return 2;
+  }
+  Gate.Jobs = std::max(1u, *Jobs);
 
   std::string Plugin = findPlugin(Argv[0]);
   if (!sys::fs::exists(Plugin)) {
@@ -206,11 +277,20 @@ int main(int Argc, const char **Argv) {
 
   std::vector<std::string> Args = {ClangTidy, "--load=" + Plugin};
   bool Help = hasOption(UserArgs, "help") || hasOption(UserArgs, "version");
-  if (!Help && !hasOption(UserArgs, "checks") &&
-      !hasOption(UserArgs, "config") && !hasOption(UserArgs, "config-file"))
+  if (!Help && !userChoosesChecks(UserArgs))
     Args.push_back("--checks=-*,cuda-*");
 
-  std::string Cuda = findCuda();
+  // A toolkit the user or the database names wins (LegacyCuda.h).
+  std::optional<std::string> DatabaseDir;
+  if (auto Found = findDatabaseDir(UserArgs))
+    DatabaseDir =
+        Found->second
+            ? StringRef(UserArgs[Found->first]).split('=').second.str()
+            : UserArgs[Found->first];
+  std::optional<std::string> NamedCuda =
+      UserCuda ? UserCuda : cuda_tidy::namedToolkit(UserArgs, DatabaseDir);
+  std::string Cuda = NamedCuda ? *NamedCuda : findCuda();
+  Gate.NoteRemovedApis = readCudaVersion(Cuda) >= 13000;
   if (!Cuda.empty() && !Help) {
     auto Extra = [&](StringRef Flag) {
       Args.push_back(("--extra-arg=" + Flag).str());
@@ -243,47 +323,27 @@ int main(int Argc, const char **Argv) {
     return 0;
   }
 
-  // For SARIF, capture clang-tidy's standard output, then pass it on.
-  SmallString<128> Captured;
-  std::optional<StringRef> Redirects[3] = {std::nullopt, std::nullopt,
-                                           std::nullopt};
-  if (SarifFile) {
-    if (std::error_code EC =
-            sys::fs::createTemporaryFile("cuda-tidy", "txt", Captured)) {
-      errs() << "cuda-tidy: error: cannot make a temporary file: "
-             << EC.message() << "\n";
-      CleanUp();
-      return 2;
+  cuda_tidy::SplitCommand Split =
+      cuda_tidy::splitCommand(ArrayRef<std::string>(Args).drop_front());
+  bool UseGate = Gate.Sarif || Gate.Baseline || Gate.WriteBaseline ||
+                 Gate.Diff || *Jobs ||
+                 (Split.DatabaseDir && Split.Files.empty() && !Help);
+  int Status;
+  if (UseGate) {
+    Status = cuda_tidy::runGate(ClangTidy, Split, Gate);
+  } else {
+    if (Gate.NoteRemovedApis && !Help)
+      for (const std::string &File : Split.Files)
+        cuda_tidy::noteRemovedApis(File);
+    std::vector<StringRef> ArgRefs(Args.begin(), Args.end());
+    std::string Error;
+    Status = sys::ExecuteAndWait(ClangTidy, ArgRefs, /*Env=*/std::nullopt, {},
+                                 0, 0, &Error);
+    if (Status < 0) {
+      errs() << "cuda-tidy: error: " << Error << "\n";
+      Status = 2;
     }
-    Redirects[1] = StringRef(Captured);
   }
-  std::vector<StringRef> ArgRefs(Args.begin(), Args.end());
-  std::string Error;
-  int Status = sys::ExecuteAndWait(ClangTidy, ArgRefs, /*Env=*/std::nullopt,
-                                   Redirects, 0, 0, &Error);
   CleanUp();
-  if (Status < 0) {
-    errs() << "cuda-tidy: error: " << Error << "\n";
-    return 2;
-  }
-  if (SarifFile) {
-    auto Output = MemoryBuffer::getFile(Captured);
-    sys::fs::remove(Captured);
-    if (!Output) {
-      errs() << "cuda-tidy: error: cannot read clang-tidy's output\n";
-      return 2;
-    }
-    outs() << (*Output)->getBuffer();
-    std::error_code EC;
-    raw_fd_ostream Sarif(*SarifFile, EC);
-    if (EC) {
-      errs() << "cuda-tidy: error: cannot write '" << *SarifFile
-             << "': " << EC.message() << "\n";
-      return 2;
-    }
-    Sarif << formatv("{0:2}",
-                     cuda_tidy::diagnosticsToSarif((*Output)->getBuffer()))
-          << "\n";
-  }
   return Status;
 }

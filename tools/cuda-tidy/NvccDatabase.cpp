@@ -318,6 +318,17 @@ std::vector<std::string> translateNvccCommand(ArrayRef<std::string> Args,
                                               StringRef Directory) {
   Translator T(Directory);
   std::vector<std::string> Out = {"clang++"};
+  // The toolkit the project builds with is the one its nvcc belongs to
+  // (<toolkit>/bin/nvcc): an older one still declares the APIs CUDA 13
+  // removed.
+  if (!Args.empty()) {
+    SmallString<256> Toolkit(
+        sys::path::parent_path(sys::path::parent_path(Args.front())));
+    SmallString<256> Header(Toolkit);
+    sys::path::append(Header, "include", "cuda.h");
+    if (sys::path::is_absolute(Toolkit) && sys::fs::exists(Header))
+      Out.push_back("--cuda-path=" + Toolkit.str().str());
+  }
   if (Args.size() > 1)
     T.translate(Args.drop_front());
   std::vector<std::string> Rest = T.finish();

@@ -26,7 +26,8 @@ bool isNvcc(llvm::StringRef Compiler);
 /// `-x cuda`, `-rdc=true` to `-fgpu-rdc`, `-Xcompiler` flags unpacked,
 /// `--options-file` files read (relative to \p Directory), and flags with no
 /// meaning for analysis (`--expt-relaxed-constexpr`, `-lineinfo`, `-Xptxas`,
-/// `-ccbin`...) dropped.
+/// `-ccbin`...) dropped. An nvcc at an absolute <toolkit>/bin/nvcc names
+/// its toolkit with `--cuda-path=<toolkit>`.
 std::vector<std::string> translateNvccCommand(llvm::ArrayRef<std::string> Args,
                                               llvm::StringRef Directory);
 

@@ -1,9 +1,12 @@
-//===--- Sarif.cpp - clang-tidy's diagnostics as SARIF --------------------===//
+//===--- Sarif.cpp - findings as SARIF 2.1.0 ------------------------------===//
 
 #include "Sarif.h"
-#include "llvm/ADT/SmallVector.h"
+#include "Baseline.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/Regex.h"
+#include "llvm/Support/xxhash.h"
+#include <map>
 #include <set>
 #include <string>
 
@@ -13,77 +16,162 @@ namespace cuda_tidy {
 
 namespace {
 
-json::Object location(StringRef File, unsigned Line, unsigned Column,
-                      StringRef Message = "") {
-  std::string Uri = File.str();
-  if (sys::path::is_absolute(File))
-    Uri = "file://" + Uri;
-  json::Object Physical{
-      {"artifactLocation", json::Object{{"uri", Uri}}},
-      {"region", json::Object{{"startLine", Line}, {"startColumn", Column}}}};
-  json::Object Location{{"physicalLocation", std::move(Physical)}};
-  if (!Message.empty())
-    Location["message"] = json::Object{{"text", Message}};
-  return Location;
-}
+/// The first sentence of each rules/<check>.md, which is also the check
+/// class's summary (test/gate/sarif-schema.test keeps the two equal).
+const StringMap<StringRef> RuleSummaries = {
+    {"cuda-bank-conflict",
+     "Finds shared-memory accesses whose layout puts several lanes of a warp "
+     "in the same bank, and predicts the conflict degree the hardware "
+     "counters will measure."},
+    {"cuda-divergent-barrier",
+     "Finds block-wide barriers that some threads of a block may reach while "
+     "other threads of the same block do not."},
+    {"cuda-dynamic-shared-bounds",
+     "Finds kernel launches whose dynamic shared memory is smaller than what "
+     "the kernel's `extern __shared__` accesses reach, missing, or larger "
+     "than the launch can get."},
+    {"cuda-shared-memory-race",
+     "Finds two threads of a block that touch the same shared-memory "
+     "element, at least one of them writing, with no barrier between the two "
+     "accesses."},
+};
+
+class SarifWriter {
+public:
+  explicit SarifWriter(StringRef Root) : Root(Root) {}
+
+  json::Object artifact(StringRef File) const {
+    std::string Relative =
+        Root.empty() ? File.str() : relativeToRoot(File, Root);
+    if (sys::path::is_absolute(Relative))
+      return json::Object{{"uri", fileUri(Relative)}};
+    if (Root.empty())
+      return json::Object{{"uri", Relative}};
+    return json::Object{{"uri", Relative}, {"uriBaseId", "%SRCROOT%"}};
+  }
+
+  static std::string fileUri(StringRef Path) {
+    std::string Uri = "file://";
+    std::string Slashed = sys::path::convert_to_slash(Path);
+    if (!StringRef(Slashed).starts_with("/"))
+      Uri += "/";
+    for (char C : Slashed) {
+      if (isAlnum(C) || StringRef("/-._~").contains(C))
+        Uri += C;
+      else
+        Uri += "%" + utohexstr(static_cast<unsigned char>(C), false, 2);
+    }
+    return Uri;
+  }
+
+  json::Object location(const DiagnosticLine &D, bool WithMessage) const {
+    json::Object Physical{{"artifactLocation", artifact(D.File)}};
+    if (D.Line)
+      Physical["region"] = json::Object{
+          {"startLine", D.Line}, {"startColumn", std::max(1u, D.Column)}};
+    json::Object Location{{"physicalLocation", std::move(Physical)}};
+    if (WithMessage)
+      Location["message"] = json::Object{{"text", D.Message}};
+    return Location;
+  }
+
+  json::Array fixes(const Finding &F) const {
+    // One fix per file and description: the replacements a diagnostic and
+    // each of its notes carry.
+    std::map<std::string, json::Array> ByFile;
+    for (const Replacement &R : F.Fixes)
+      ByFile[R.File].push_back(json::Object{
+          {"deletedRegion",
+           json::Object{{"byteOffset", R.Offset}, {"byteLength", R.Length}}},
+          {"insertedContent", json::Object{{"text", R.Text}}}});
+    json::Array Changes;
+    for (auto &[File, Replacements] : ByFile)
+      Changes.push_back(
+          json::Object{{"artifactLocation", artifact(File)},
+                       {"replacements", std::move(Replacements)}});
+    json::Array Fixes;
+    if (!Changes.empty())
+      Fixes.push_back(json::Object{
+          {"description",
+           json::Object{{"text", "apply the fix-its of '" + F.Check + "'"}}},
+          {"artifactChanges", std::move(Changes)}});
+    return Fixes;
+  }
+
+  json::Value log(ArrayRef<Finding> Findings) const {
+    json::Array Results;
+    std::set<std::string> Rules;
+    // Identical findings in one function are told apart by their order.
+    std::map<std::string, unsigned> Occurrences;
+    for (const Finding &F : Findings) {
+      std::string Rule = F.Check.empty() ? "clang-diagnostic-unknown" : F.Check;
+      Rules.insert(Rule);
+      std::string Identity = Rule + "\n" + relativeToRoot(F.Where.File, Root) +
+                             "\n" + F.Function + "\n" + F.Where.Message;
+      Identity += "\n" + std::to_string(Occurrences[Identity]++);
+      json::Array Related;
+      unsigned Id = 0;
+      for (const DiagnosticLine &Note : F.Notes) {
+        json::Object Location = location(Note, /*WithMessage=*/true);
+        Location["id"] = Id++;
+        Related.push_back(std::move(Location));
+      }
+      json::Object Result{
+          {"ruleId", Rule},
+          {"level", F.Level == "error" ? "error" : "warning"},
+          {"message", json::Object{{"text", F.Where.Message}}},
+          {"locations", json::Array{location(F.Where, false)}},
+          {"relatedLocations", std::move(Related)},
+          {"partialFingerprints",
+           json::Object{{"cudaTidyFinding/v1",
+                         utohexstr(xxh3_64bits(Identity), false, 16)}}}};
+      json::Array Fixes = fixes(F);
+      if (!Fixes.empty())
+        Result["fixes"] = std::move(Fixes);
+      Results.push_back(std::move(Result));
+    }
+    json::Array RuleList;
+    for (const std::string &Rule : Rules) {
+      json::Object R{{"id", Rule}};
+      auto Summary = RuleSummaries.find(Rule);
+      if (Summary != RuleSummaries.end()) {
+        R["shortDescription"] = json::Object{{"text", Summary->second}};
+        R["helpUri"] = "rules/" + Rule + ".md";
+      } else if (Rule == "clang-diagnostic-error") {
+        R["shortDescription"] =
+            json::Object{{"text", "The code does not compile under Clang, so "
+                                  "its kernels are not analysed."}};
+      }
+      RuleList.push_back(std::move(R));
+    }
+    json::Object Driver{{"name", "cuda-tidy"}, {"rules", std::move(RuleList)}};
+    json::Object Run{{"tool", json::Object{{"driver", std::move(Driver)}}},
+                     {"results", std::move(Results)}};
+    if (!Root.empty()) {
+      std::string Base = fileUri(Root);
+      if (!StringRef(Base).ends_with("/"))
+        Base += "/";
+      Run["originalUriBaseIds"] =
+          json::Object{{"%SRCROOT%", json::Object{{"uri", Base}}}};
+    }
+    return json::Object{
+        {"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
+        {"version", "2.1.0"},
+        {"runs", json::Array{std::move(Run)}}};
+  }
+
+private:
+  StringRef Root;
+};
 
 } // namespace
 
+json::Value findingsToSarif(ArrayRef<Finding> Findings, StringRef Root) {
+  return SarifWriter(Root).log(Findings);
+}
+
 json::Value diagnosticsToSarif(StringRef Output) {
-  // "file:line:col: warning: message [check-name]"
-  Regex Diagnostic("^(.+):([0-9]+):([0-9]+): (warning|error|note): (.*)$");
-  Regex Named("^(.*) \\[([A-Za-z0-9_.,-]+)\\]$");
-  json::Array Results;
-  std::set<std::string> Rules;
-  json::Object *Current = nullptr;
-  SmallVector<StringRef, 256> Lines;
-  Output.split(Lines, '\n');
-  for (StringRef Line : Lines) {
-    SmallVector<StringRef, 6> Match;
-    if (!Diagnostic.match(Line.rtrim("\r"), &Match))
-      continue;
-    unsigned LineNo = 0, Column = 0;
-    Match[2].getAsInteger(10, LineNo);
-    Match[3].getAsInteger(10, Column);
-    StringRef Kind = Match[4];
-    StringRef Message = Match[5];
-    if (Kind == "note") {
-      if (!Current)
-        continue;
-      json::Array *Related = Current->getArray("relatedLocations");
-      Related->push_back(location(Match[1], LineNo, Column, Message));
-      continue;
-    }
-    std::string Rule = Kind == "error" ? "clang-diagnostic-error" : "";
-    SmallVector<StringRef, 3> NameMatch;
-    if (Named.match(Message, &NameMatch)) {
-      Message = NameMatch[1];
-      Rule = NameMatch[2].split(',').first.str();
-    }
-    Rules.insert(Rule);
-    Results.push_back(json::Object{
-        {"ruleId", Rule},
-        {"level", Kind == "error" ? "error" : "warning"},
-        {"message", json::Object{{"text", Message}}},
-        {"locations", json::Array{location(Match[1], LineNo, Column)}},
-        {"relatedLocations", json::Array{}}});
-    Current = Results.back().getAsObject();
-  }
-  json::Array RuleList;
-  for (const std::string &Rule : Rules) {
-    json::Object R{{"id", Rule}};
-    if (StringRef(Rule).starts_with("cuda-"))
-      R["helpUri"] = "rules/" + Rule + ".md";
-    RuleList.push_back(std::move(R));
-  }
-  json::Object Driver{{"name", "cuda-tidy"},
-                      {"informationUri", "rules/"},
-                      {"rules", std::move(RuleList)}};
-  return json::Object{
-      {"version", "2.1.0"},
-      {"runs", json::Array{json::Object{
-                   {"tool", json::Object{{"driver", std::move(Driver)}}},
-                   {"results", std::move(Results)}}}}};
+  return findingsToSarif(parseClangTidyOutput(Output), "");
 }
 
 } // namespace cuda_tidy

@@ -9,6 +9,15 @@
 // - The cache-hinted stores __stcs, __stcg, __stwb and loads __ldca,
 //   __ldlu, declared for the types of Clang's __stwt and __ldcs (only
 //   declared: analysis needs no bodies).
+// - With CUDA 13 or newer, the APIs CUDA 13 removed, so that code written for
+//   older toolkits parses and its kernels are analysed (cuda-tidy notes each
+//   file that uses them; see LegacyCuda.h): cudaThreadSynchronize and the
+//   other cudaThread* calls, texture references (texture<T, N, mode>, their
+//   tex1Dfetch/tex1D/tex2D/tex3D fetches, cudaBindTexture and the like) and
+//   the cudaDeviceProp fields clockRate, deviceOverlap and the rest, through
+//   a type derived from cudaDeviceProp. A texture reference uses Clang's
+//   device_builtin_texture_type, which makes it a device variable as nvcc
+//   did. Surface references are not declared.
 //
 // Only in CUDA mode, where __CUDA__ is set.
 #if defined(__CUDA__) && defined(__cplusplus) && !defined(CUDA_TIDY_NVCC_COMPAT)
@@ -189,4 +198,112 @@ __device__ unsigned short __ldlu(const unsigned short *__ptr);
 __device__ ushort2 __ldlu(const ushort2 *__ptr);
 __device__ ushort4 __ldlu(const ushort4 *__ptr);
 // clang-format on
+
+#if defined(CUDART_VERSION) && CUDART_VERSION >= 13000
+struct textureReference {
+  int normalized;
+  enum cudaTextureFilterMode filterMode;
+  enum cudaTextureAddressMode addressMode[3];
+  struct cudaChannelFormatDesc channelDesc;
+  int sRGB;
+  unsigned int maxAnisotropy;
+  enum cudaTextureFilterMode mipmapFilterMode;
+  float mipmapLevelBias;
+  float minMipmapLevelClamp;
+  float maxMipmapLevelClamp;
+};
+template <class T, int dim = 1,
+          enum cudaTextureReadMode mode = cudaReadModeElementType>
+struct __attribute__((device_builtin_texture_type)) texture
+    : public textureReference {
+  __host__ texture(int norm = 0,
+                   enum cudaTextureFilterMode fMode = cudaFilterModePoint,
+                   enum cudaTextureAddressMode aMode = cudaAddressModeClamp);
+  __host__ texture(int norm, enum cudaTextureFilterMode fMode,
+                   enum cudaTextureAddressMode aMode,
+                   struct cudaChannelFormatDesc desc);
+};
+// What a fetch returns: the element type, or float for normalised reads.
+template <class T, enum cudaTextureReadMode mode>
+struct cuda_tidy_texture_value {
+  typedef T type;
+};
+template <class T>
+struct cuda_tidy_texture_value<T, cudaReadModeNormalizedFloat> {
+  typedef float type;
+};
+template <class T, enum cudaTextureReadMode mode>
+__device__ typename cuda_tidy_texture_value<T, mode>::type
+tex1Dfetch(texture<T, 1, mode> t, int x);
+template <class T, enum cudaTextureReadMode mode>
+__device__ typename cuda_tidy_texture_value<T, mode>::type
+tex1D(texture<T, 1, mode> t, float x);
+template <class T, enum cudaTextureReadMode mode>
+__device__ typename cuda_tidy_texture_value<T, mode>::type
+tex2D(texture<T, 2, mode> t, float x, float y);
+template <class T, enum cudaTextureReadMode mode>
+__device__ typename cuda_tidy_texture_value<T, mode>::type
+tex3D(texture<T, 3, mode> t, float x, float y, float z);
+template <class T, int dim, enum cudaTextureReadMode mode>
+__host__ cudaError_t cudaBindTexture(size_t *offset,
+                                     const texture<T, dim, mode> &tex,
+                                     const void *devPtr,
+                                     size_t size = ~(size_t)0);
+template <class T, int dim, enum cudaTextureReadMode mode>
+__host__ cudaError_t cudaBindTexture(size_t *offset,
+                                     const texture<T, dim, mode> &tex,
+                                     const void *devPtr,
+                                     const struct cudaChannelFormatDesc &desc,
+                                     size_t size = ~(size_t)0);
+template <class T, int dim, enum cudaTextureReadMode mode>
+__host__ cudaError_t cudaBindTexture2D(size_t *offset,
+                                       const texture<T, dim, mode> &tex,
+                                       const void *devPtr, size_t width,
+                                       size_t height, size_t pitch);
+template <class T, int dim, enum cudaTextureReadMode mode>
+__host__ cudaError_t cudaBindTexture2D(size_t *offset,
+                                       const texture<T, dim, mode> &tex,
+                                       const void *devPtr,
+                                       const struct cudaChannelFormatDesc &desc,
+                                       size_t width, size_t height,
+                                       size_t pitch);
+template <class T, int dim, enum cudaTextureReadMode mode>
+__host__ cudaError_t cudaBindTextureToArray(const texture<T, dim, mode> &tex,
+                                            cudaArray_const_t array);
+template <class T, int dim, enum cudaTextureReadMode mode>
+__host__ cudaError_t cudaBindTextureToArray(
+    const texture<T, dim, mode> &tex, cudaArray_const_t array,
+    const struct cudaChannelFormatDesc &desc);
+template <class T, int dim, enum cudaTextureReadMode mode>
+__host__ cudaError_t cudaUnbindTexture(const texture<T, dim, mode> &tex);
+__host__ cudaError_t cudaBindTexture(size_t *offset,
+                                     const struct textureReference *texref,
+                                     const void *devPtr,
+                                     const struct cudaChannelFormatDesc *desc,
+                                     size_t size = ~(size_t)0);
+__host__ cudaError_t cudaUnbindTexture(const struct textureReference *texref);
+__host__ cudaError_t cudaGetTextureReference(
+    const struct textureReference **texref, const void *symbol);
+__host__ cudaError_t cudaThreadSynchronize(void);
+__host__ cudaError_t cudaThreadExit(void);
+__host__ cudaError_t cudaThreadSetLimit(enum cudaLimit limit, size_t value);
+__host__ cudaError_t cudaThreadGetLimit(size_t *value, enum cudaLimit limit);
+__host__ cudaError_t cudaThreadSetCacheConfig(enum cudaFuncCache config);
+__host__ cudaError_t cudaThreadGetCacheConfig(enum cudaFuncCache *config);
+// Not an aggregate, so that the old `cudaDeviceProp prop = {0};` still
+// parses.
+struct cuda_tidy_legacy_device_prop : cudaDeviceProp {
+  int clockRate;
+  int memoryClockRate;
+  int deviceOverlap;
+  int kernelExecTimeoutEnabled;
+  int computeMode;
+  int maxTexture1DLinear;
+  int singleToDoublePrecisionPerfRatio;
+  int cooperativeMultiDeviceLaunch;
+  cuda_tidy_legacy_device_prop() = default;
+  __host__ cuda_tidy_legacy_device_prop(int) {}
+};
+#define cudaDeviceProp cuda_tidy_legacy_device_prop
+#endif
 #endif

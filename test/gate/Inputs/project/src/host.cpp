@@ -1,0 +1,1 @@
+int hostOnly() { return 0; }

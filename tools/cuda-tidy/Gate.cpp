@@ -1,0 +1,287 @@
+//===--- Gate.cpp - cuda-tidy as a pull-request gate ----------------------===//
+
+#include "Gate.h"
+#include "Baseline.h"
+#include "DiffFilter.h"
+#include "Findings.h"
+#include "LegacyCuda.h"
+#include "Parallel.h"
+#include "Sarif.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/raw_ostream.h"
+#include <set>
+
+using namespace llvm;
+
+namespace cuda_tidy {
+
+namespace {
+
+/// clang-tidy options whose value may come as the next word.
+const StringSet<> TakesValue = {"p",
+                                "checks",
+                                "config",
+                                "config-file",
+                                "header-filter",
+                                "exclude-header-filter",
+                                "line-filter",
+                                "export-fixes",
+                                "extra-arg",
+                                "extra-arg-before",
+                                "format-style",
+                                "vfsoverlay",
+                                "warnings-as-errors",
+                                "store-check-profile",
+                                "load"};
+
+int fail(const Twine &Message) {
+  errs() << "cuda-tidy: error: " << Message << "\n";
+  return 2;
+}
+
+/// Header files reach the analysis only through the translation units that
+/// include them.
+bool isHeader(StringRef File) {
+  StringRef Extension = sys::path::extension(File);
+  return is_contained(
+      {".h", ".hh", ".hpp", ".hxx", ".cuh", ".inl", ".inc", ".tcc", ".ipp"},
+      Extension);
+}
+
+} // namespace
+
+SplitCommand splitCommand(ArrayRef<std::string> Args) {
+  SplitCommand Split;
+  for (size_t I = 0; I < Args.size(); ++I) {
+    StringRef A(Args[I]);
+    if (A == "--") {
+      Split.AfterFiles.assign(Args.begin() + I, Args.end());
+      break;
+    }
+    if (!A.starts_with("-") || A == "-") {
+      Split.Files.push_back(A.str());
+      continue;
+    }
+    Split.Options.push_back(A.str());
+    StringRef Name = A.ltrim('-');
+    auto [Flag, Value] = Name.split('=');
+    bool Joined = Name.contains('=');
+    if (!Joined && TakesValue.contains(Flag) && I + 1 < Args.size()) {
+      Split.Options.push_back(Args[++I]);
+      Value = Args[I];
+    }
+    if (Flag == "p")
+      Split.DatabaseDir = Value.str();
+  }
+  return Split;
+}
+
+int runGate(StringRef ClangTidy, const SplitCommand &Command,
+            const GateOptions &Options) {
+  SmallString<256> Root;
+  if (std::error_code EC = sys::fs::current_path(Root))
+    return fail("cannot read the current directory: " + EC.message());
+
+  // Read everything the user gave before running anything.
+  std::optional<ChangedLines> Changed;
+  if (Options.Diff) {
+    auto Text = MemoryBuffer::getFileOrSTDIN(*Options.Diff);
+    if (!Text)
+      return fail("cannot read the diff '" + *Options.Diff +
+                  "': " + Text.getError().message());
+    Expected<ChangedLines> Parsed =
+        ChangedLines::parse((*Text)->getBuffer(), Root);
+    if (!Parsed)
+      return fail("'" + *Options.Diff +
+                  "' is not a unified diff: " + toString(Parsed.takeError()));
+    Changed = std::move(*Parsed);
+  }
+  std::optional<std::vector<BaselineEntry>> Known;
+  if (Options.Baseline) {
+    auto Text = MemoryBuffer::getFile(*Options.Baseline);
+    if (!Text)
+      return fail("cannot read the baseline '" + *Options.Baseline +
+                  "': " + Text.getError().message());
+    auto Parsed = parseBaseline((*Text)->getBuffer());
+    if (!Parsed)
+      return fail("the baseline '" + *Options.Baseline +
+                  "' is not usable: " + toString(Parsed.takeError()));
+    Known = std::move(*Parsed);
+  }
+
+  // The files to analyse: those named, else the database's CUDA files; with
+  // a diff, only those it changes (all of them when it changes a header,
+  // which any of them may include).
+  std::vector<std::string> Files;
+  bool Named = !Command.Files.empty();
+  if (Named) {
+    for (const std::string &File : Command.Files)
+      Files.push_back(absoluteUnder(File, Root));
+  } else if (Command.DatabaseDir) {
+    auto Listed = databaseCudaFiles(*Command.DatabaseDir);
+    if (!Listed)
+      return fail(toString(Listed.takeError()));
+    Files = std::move(*Listed);
+  } else {
+    return fail("no files to analyse: name them, or give a compile database "
+                "with -p DIR");
+  }
+  if (Changed) {
+    std::vector<std::string> InDiff = Changed->files();
+    std::set<std::string> Touched(InDiff.begin(), InDiff.end());
+    bool HeaderTouched = !Named && any_of(InDiff, [&](const std::string &F) {
+      return isHeader(F) && !is_contained(Files, F);
+    });
+    if (!HeaderTouched)
+      erase_if(Files, [&](const std::string &F) { return !Touched.count(F); });
+  }
+
+  // The fix-its for SARIF come from --export-fixes, which clang-tidy takes
+  // once: a user's own export wins, and SARIF goes without fixes.
+  bool UserExportsFixes = any_of(Command.Options, [](StringRef A) {
+    return A.ltrim('-').starts_with("export-fixes");
+  });
+  SmallString<128> FixesDir;
+  if (Options.Sarif && !UserExportsFixes)
+    if (std::error_code EC =
+            sys::fs::createUniqueDirectory("cuda-tidy-fixes", FixesDir))
+      return fail("cannot make a temporary directory: " + EC.message());
+  std::vector<std::vector<std::string>> Commands;
+  for (size_t I = 0; I < Files.size(); ++I) {
+    std::vector<std::string> Args = {ClangTidy.str()};
+    Args.insert(Args.end(), Command.Options.begin(), Command.Options.end());
+    if (!FixesDir.empty())
+      Args.push_back(formatv("--export-fixes={0}/{1}.yaml", FixesDir, I));
+    Args.push_back(Files[I]);
+    Args.insert(Args.end(), Command.AfterFiles.begin(),
+                Command.AfterFiles.end());
+    Commands.push_back(std::move(Args));
+  }
+  bool Progress = Commands.size() > 1 && sys::Process::StandardErrIsDisplayed();
+  std::vector<ProcessOutcome> Outcomes =
+      runAll(ClangTidy, Commands, Options.Jobs, Progress);
+
+  // Merge. Each run's standard error (clang-tidy's summaries and its errors
+  // about the command) is passed on in file order, so that it too does not
+  // depend on -j.
+  std::vector<Finding> Findings;
+  bool RunFailed = false, UnexplainedFailure = false;
+  StringMap<std::string> Sources;
+  for (size_t I = 0; I < Outcomes.size(); ++I) {
+    ProcessOutcome &Outcome = Outcomes[I];
+    if (Options.NoteRemovedApis)
+      noteRemovedApis(Files[I]);
+    errs() << Outcome.Stderr;
+    if (!Outcome.Failure.empty()) {
+      errs() << "cuda-tidy: error: clang-tidy failed on '" << Files[I]
+             << "': " << Outcome.Failure << "\n";
+      RunFailed = true;
+      continue;
+    }
+    std::vector<Finding> Found = parseClangTidyOutput(Outcome.Stdout);
+    if (!FixesDir.empty()) {
+      std::string Exported = formatv("{0}/{1}.yaml", FixesDir, I);
+      if (auto Yaml = MemoryBuffer::getFile(Exported))
+        attachExportedFixes(Found, (*Yaml)->getBuffer());
+    }
+    if (Outcome.Status != 0 &&
+        none_of(Found, [](const Finding &F) { return F.Level == "error"; }))
+      UnexplainedFailure = true;
+    for (Finding &F : Found) {
+      auto [Entry, New] = Sources.try_emplace(F.Where.File);
+      if (New)
+        if (auto Buffer = MemoryBuffer::getFile(F.Where.File))
+          Entry->second = (*Buffer)->getBuffer().str();
+      F.Function =
+          enclosingFunction(Entry->second, F.Where.Line, F.Where.Column);
+      Findings.push_back(std::move(F));
+    }
+  }
+  if (!FixesDir.empty())
+    sys::fs::remove_directories(FixesDir);
+  sortAndDeduplicate(Findings);
+  if (Files.empty())
+    errs() << "cuda-tidy: no file to analyse"
+           << (Changed ? ": the diff changes none of them" : "") << "\n";
+
+  if (Options.WriteBaseline) {
+    std::error_code EC;
+    raw_fd_ostream Out(*Options.WriteBaseline, EC);
+    if (EC)
+      return fail("cannot write '" + *Options.WriteBaseline +
+                  "': " + EC.message());
+    Out << formatv("{0:2}", makeBaseline(Findings, Root)) << "\n";
+    errs() << "cuda-tidy: wrote " << Findings.size() << " findings to the "
+           << "baseline '" << *Options.WriteBaseline << "'\n";
+  }
+  std::optional<BaselineOutcome> Outcome;
+  if (Known) {
+    Outcome = applyBaseline(*Known, Findings, Root);
+    // A run over part of the code base cannot tell that an entry of another
+    // part is gone.
+    if (Named || Changed) {
+      std::set<std::string> Analysed;
+      for (const std::string &File : Files)
+        Analysed.insert(relativeToRoot(File, Root));
+      erase_if(Outcome->NoLongerSeen,
+               [&](const BaselineEntry &E) { return !Analysed.count(E.File); });
+    }
+  }
+
+  // The diff filters last, so that the baseline sees every finding of the
+  // files analysed and can tell which of its entries are gone. It keeps
+  // findings on changed lines, and compile errors, which say the analysis
+  // of a changed file did not happen.
+  if (Changed)
+    erase_if(Findings, [&](const Finding &F) {
+      return !Changed->touches(F, Root) && F.Check != "clang-diagnostic-error";
+    });
+  if (Outcome) {
+    errs() << "cuda-tidy: the baseline suppressed " << Outcome->Suppressed
+           << " known finding" << (Outcome->Suppressed == 1 ? "" : "s") << "; "
+           << Findings.size() << " new"
+           << (Changed ? " on the changed lines" : "") << "\n";
+    if (!Outcome->NoLongerSeen.empty()) {
+      errs() << "cuda-tidy: " << Outcome->NoLongerSeen.size()
+             << " baseline entr"
+             << (Outcome->NoLongerSeen.size() == 1 ? "y no longer occurs"
+                                                   : "ies no longer occur")
+             << " (drop from '" << *Options.Baseline << "'):\n";
+      for (const BaselineEntry &E : Outcome->NoLongerSeen)
+        errs() << "  " << E.File << ": " << E.Check << " in '" << E.Function
+               << "'" << (E.Count > 1 ? formatv(" (x{0})", E.Count).str() : "")
+               << ": " << E.Message << "\n";
+    }
+  }
+  for (const Finding &F : Findings)
+    printFinding(outs(), F);
+  outs().flush();
+
+  if (Options.Sarif) {
+    std::error_code EC;
+    raw_fd_ostream Out(*Options.Sarif, EC);
+    if (EC)
+      return fail("cannot write '" + *Options.Sarif + "': " + EC.message());
+    Out << formatv("{0:2}", findingsToSarif(Findings, Root)) << "\n";
+  }
+
+  if (RunFailed)
+    return 2;
+  if (UnexplainedFailure)
+    return 1;
+  if (Options.WriteBaseline)
+    return 0;
+  return any_of(Findings, [](const Finding &F) { return F.Level == "error"; })
+             ? 1
+             : 0;
+}
+
+} // namespace cuda_tidy

@@ -1,0 +1,56 @@
+//===--- Gate.h - cuda-tidy as a pull-request gate --------------*- C++ -*-===//
+//
+// What turns clang-tidy's run into a CI gate: one clang-tidy process per
+// translation unit (on N workers), their findings merged, sorted and
+// deduplicated, then filtered by the pull request's diff and by the
+// baseline of known findings, printed as clang-tidy prints them and written
+// as SARIF. The exit status is clang-tidy's, taken from what is left after
+// filtering: 1 when an error remains (a compile error, or a warning made an
+// error by --warnings-as-errors) or a run failed without saying why, 2 when
+// cuda-tidy cannot do its job (bad baseline, unreadable diff, clang-tidy
+// crashing), 0 otherwise.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CUDA_TIDY_TOOLS_GATE_H
+#define CUDA_TIDY_TOOLS_GATE_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cuda_tidy {
+
+struct GateOptions {
+  std::optional<std::string> Baseline;
+  std::optional<std::string> WriteBaseline;
+  std::optional<std::string> Diff;
+  std::optional<std::string> Sarif;
+  unsigned Jobs = 1;
+  /// Whether to note, once per analysed file, its use of the APIs CUDA 13
+  /// removed (LegacyCuda.h).
+  bool NoteRemovedApis = false;
+};
+
+/// A clang-tidy command line split for running once per file: the words
+/// before the files, the files, and the words from `--` on.
+struct SplitCommand {
+  std::vector<std::string> Options;
+  std::vector<std::string> Files;
+  std::vector<std::string> AfterFiles;
+  /// The value of -p, if any.
+  std::optional<std::string> DatabaseDir;
+};
+
+/// Splits clang-tidy's arguments \p Args (without the program name).
+SplitCommand splitCommand(llvm::ArrayRef<std::string> Args);
+
+/// Runs the gate; returns the exit status.
+int runGate(llvm::StringRef ClangTidy, const SplitCommand &Command,
+            const GateOptions &Options);
+
+} // namespace cuda_tidy
+
+#endif // CUDA_TIDY_TOOLS_GATE_H

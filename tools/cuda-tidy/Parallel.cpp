@@ -1,0 +1,162 @@
+//===--- Parallel.cpp - clang-tidy over many translation units ------------===//
+
+#include "Parallel.h"
+#include "NvccDatabase.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/StringSaver.h"
+#include "llvm/Support/ThreadPool.h"
+#include "llvm/Support/raw_ostream.h"
+#include <algorithm>
+#include <mutex>
+#include <optional>
+
+using namespace llvm;
+
+namespace cuda_tidy {
+
+namespace {
+
+/// Whether the compile command \p Args (compiler first) compiles CUDA.
+bool compilesCuda(ArrayRef<std::string> Args, StringRef File) {
+  StringRef Extension = sys::path::extension(File);
+  if (Extension == ".cu")
+    return true;
+  if (!Args.empty() && isNvcc(Args.front()))
+    return true;
+  for (size_t I = 0; I < Args.size(); ++I) {
+    StringRef A(Args[I]);
+    StringRef Language;
+    if (A == "-x" && I + 1 < Args.size())
+      Language = Args[I + 1];
+    else if (A.consume_front("-x"))
+      Language = A;
+    if (Language == "cuda" || Language == "cu")
+      return true;
+  }
+  return false;
+}
+
+} // namespace
+
+Expected<std::vector<std::string>> databaseCudaFiles(StringRef Dir) {
+  SmallString<256> Path(Dir);
+  sys::path::append(Path, "compile_commands.json");
+  auto Buffer = MemoryBuffer::getFile(Path);
+  if (!Buffer)
+    return createStringError("cannot read '" + Path.str().str() +
+                             "': " + Buffer.getError().message());
+  Expected<json::Value> Parsed = json::parse((*Buffer)->getBuffer());
+  if (!Parsed)
+    return createStringError(
+        "'" + Path.str().str() +
+        "' is not a JSON compile database: " + toString(Parsed.takeError()));
+  const json::Array *Entries = Parsed->getAsArray();
+  if (!Entries)
+    return createStringError("'" + Path.str().str() +
+                             "' is not a JSON array of compile commands");
+  std::vector<std::string> Files;
+  for (const json::Value &Value : *Entries) {
+    const json::Object *Entry = Value.getAsObject();
+    std::optional<StringRef> File =
+        Entry ? Entry->getString("file") : std::nullopt;
+    if (!File)
+      return createStringError("'" + Path.str().str() +
+                               "' holds an entry without a \"file\"");
+    std::vector<std::string> Args;
+    if (const json::Array *Arguments = Entry->getArray("arguments")) {
+      for (const json::Value &Arg : *Arguments)
+        if (std::optional<StringRef> S = Arg.getAsString())
+          Args.push_back(S->str());
+    } else if (std::optional<StringRef> Command = Entry->getString("command")) {
+      BumpPtrAllocator Alloc;
+      StringSaver Saver(Alloc);
+      SmallVector<const char *, 32> Words;
+      cl::TokenizeGNUCommandLine(*Command, Saver, Words);
+      Args.assign(Words.begin(), Words.end());
+    }
+    if (!compilesCuda(Args, *File))
+      continue;
+    SmallString<256> Absolute(*File);
+    if (!sys::path::is_absolute(Absolute)) {
+      Absolute = Entry->getString("directory").value_or(Dir);
+      sys::path::append(Absolute, *File);
+    }
+    sys::path::remove_dots(Absolute, /*remove_dot_dot=*/true);
+    Files.push_back(std::string(Absolute));
+  }
+  llvm::sort(Files);
+  Files.erase(std::unique(Files.begin(), Files.end()), Files.end());
+  return Files;
+}
+
+namespace {
+
+std::string readAndRemove(StringRef Path) {
+  auto Buffer = MemoryBuffer::getFile(Path);
+  sys::fs::remove(Path);
+  return Buffer ? (*Buffer)->getBuffer().str() : "";
+}
+
+ProcessOutcome runOne(StringRef Program, ArrayRef<std::string> Args) {
+  ProcessOutcome Outcome;
+  SmallString<128> Out, Err;
+  if (std::error_code EC =
+          sys::fs::createTemporaryFile("cuda-tidy", "out", Out))
+    return {-1, "", "", "cannot make a temporary file: " + EC.message()};
+  if (std::error_code EC =
+          sys::fs::createTemporaryFile("cuda-tidy", "err", Err)) {
+    sys::fs::remove(Out);
+    return {-1, "", "", "cannot make a temporary file: " + EC.message()};
+  }
+  std::optional<StringRef> Redirects[3] = {StringRef(""), StringRef(Out),
+                                           StringRef(Err)};
+  std::vector<StringRef> ArgRefs(Args.begin(), Args.end());
+  std::string Error;
+  bool Crashed = false;
+  Outcome.Status = sys::ExecuteAndWait(Program, ArgRefs, std::nullopt,
+                                       Redirects, 0, 0, &Error, &Crashed);
+  Outcome.Stdout = readAndRemove(Out);
+  Outcome.Stderr = readAndRemove(Err);
+  if (Outcome.Status < 0 || Crashed) {
+    Outcome.Status = -1;
+    Outcome.Failure = Error.empty() ? "crashed" : Error;
+  }
+  return Outcome;
+}
+
+} // namespace
+
+std::vector<ProcessOutcome> runAll(StringRef Program,
+                                   ArrayRef<std::vector<std::string>> Commands,
+                                   unsigned Workers, bool Progress) {
+  std::vector<ProcessOutcome> Outcomes(Commands.size());
+  std::mutex ProgressLock;
+  size_t Finished = 0;
+  auto Report = [&] {
+    if (!Progress)
+      return;
+    std::lock_guard<std::mutex> Lock(ProgressLock);
+    ++Finished;
+    errs() << "\rcuda-tidy: " << Finished << "/" << Commands.size()
+           << " files analysed";
+    if (Finished == Commands.size())
+      errs() << "\n";
+    errs().flush();
+  };
+  DefaultThreadPool Pool(hardware_concurrency(std::max(1u, Workers)));
+  for (size_t I = 0; I < Commands.size(); ++I)
+    Pool.async([&, I] {
+      Outcomes[I] = runOne(Program, Commands[I]);
+      Report();
+    });
+  Pool.wait();
+  return Outcomes;
+}
+
+} // namespace cuda_tidy
