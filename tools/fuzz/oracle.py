@@ -103,10 +103,19 @@ def run_tool(tool, exe, header, clock):
             time.monotonic() - start)
 
 
+def clip(log, keep=8000):
+    """A log's head and tail: a racecheck report can run to megabytes, and
+    the tarball has to come back from the device machine."""
+    if len(log) <= 2 * keep:
+        return log
+    return "%s\n[... %d characters left out ...]\n%s" % (
+        log[:keep], len(log) - 2 * keep, log[-keep:])
+
+
 def label(check, header, verdicts):
     tools = header["oracle"][check]
     if not tools:
-        return "n/a", "no oracle for this check on this plant"
+        return "n/a", "no oracle for this check on this program"
     seen = []
     complete = True
     for tool in tools:
@@ -182,7 +191,7 @@ def main():
                    for t in tasks]
         for future in futures:
             (seed, tool, _), (verdict, detail, log, secs) = future.result()
-            logs[seed].append(log)
+            logs[seed].append(clip(log))
             seconds[seed][tool] = secs
             if verdict == "plain":
                 status, out = detail
