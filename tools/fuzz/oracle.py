@@ -132,10 +132,31 @@ def label(check, header, verdicts):
     return ("clean" if complete else "error"), "; ".join(seen)
 
 
+def self_test():
+    """Labels two generated programs from made-up tool verdicts (the lit
+    test test/fuzz/oracle-label.test reads this)."""
+    verdicts = {
+        "synccheck": ("clean", "ERROR SUMMARY: 0 errors"),
+        "hang": ("clean", "finished, exit 0"),
+        "racecheck": ("fault", "1 × Error: Race reported"),
+        "result": ("fault", "3 of 64 values differ from the CPU reference"),
+        "memcheck": ("error", "no memcheck finding, but the result is wrong"),
+    }
+    for seed in (7, 1):
+        header = json.loads(gen.generate(seed).split("\n", 1)[0]
+                            [len("// FUZZ: "):])
+        for check in gen.CHECKS:
+            lab, why = label(check, header, verdicts)
+            print("seed %d %s %s: %s%s" % (
+                seed, header["plant"], check, lab,
+                " (%s)" % why if lab in ("fault", "error") else ""))
+    return 0
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--seeds", required=True, help="A:B, seeds A to B-1")
-    parser.add_argument("--out", required=True)
+    parser.add_argument("--seeds", help="A:B, seeds A to B-1")
+    parser.add_argument("--out", help="folder for the results")
     parser.add_argument("--work", default=None)
     parser.add_argument("-j", "--jobs", type=int, default=16)
     parser.add_argument("--ncu-jobs", type=int, default=3,
@@ -143,7 +164,13 @@ def main():
                         "a time on a GPU)")
     parser.add_argument("--deadline", type=float, default=480,
                         help="seconds after which nothing new starts")
+    parser.add_argument("--self-test", action="store_true",
+                        help="label two programs from made-up verdicts")
     args = parser.parse_args()
+    if args.self_test:
+        return self_test()
+    if not args.seeds or not args.out:
+        parser.error("--seeds and --out are required")
     clock = Clock(args.deadline)
     first, last = (int(x) for x in args.seeds.split(":"))
     seeds = list(range(first, last))
