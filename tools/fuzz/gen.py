@@ -184,7 +184,7 @@ MAIN_TEMPLATE = r"""int main() {
 """
 
 
-def split_kind(cut, block_threads):
+def split_kind(cut):
     """The barrier plant a cut at linear thread `cut` makes: the threads
     below it take the barrier, the others do not."""
     if cut % 32:
@@ -248,7 +248,7 @@ def shape_reduce(p, rng, plant):
         cut = min(cut, threads - 1)
         n = threads * blocks - threads + cut
         if plant != "barrier-helper-early-return":
-            plant = split_kind(cut, threads)
+            plant = split_kind(cut)
     elif rng.random() < 0.4:
         n = threads * blocks - rng.choice([1, 7, 40])
     p.meta.update(block=[32, threads // 32] if two_d else [threads, 1],
@@ -333,21 +333,26 @@ def shape_reduce(p, rng, plant):
     block = "dim3(32, %d)" % (threads // 32) if two_d else str(threads)
     p.launch = launch_line(p, rng, plant, "blockReduce", str(blocks), block,
                            count, "int", "in, out, %d" % n,
-                           ["bytes-without-sizeof", "half", "no-bytes"])
+                           GENERIC_OVERFLOWS)
     return plant
+
+
+GENERIC_OVERFLOWS = {"bytes-without-sizeof": None, "half": None,
+                     "no-bytes": None}
 
 
 def launch_line(p, rng, plant, kernel, grid, block, count, elem, args,
                 overflow_kinds, bytes_expr=None):
     """The launch statement; for a dynamic pool, its byte count (too small
-    when the plant is dynshared-bytes-too-small)."""
+    when the plant is dynshared-bytes-too-small: one of overflow_kinds, a
+    generic kind or a name with the shape's own byte count)."""
     if count is None:
         return "  %s<<<%s, %s>>>(%s);\n" % (kernel, grid, block, args)
     if bytes_expr is None:
         bytes_expr = "%d * sizeof(%s)" % (count, elem)
     mark = ""
     if plant == "dynshared-bytes-too-small":
-        kind = rng.choice(overflow_kinds)
+        kind = rng.choice(list(overflow_kinds))
         p.plant_detail = kind
         mark = " " + PLANT_MARK
         if kind == "bytes-without-sizeof":
@@ -358,20 +363,13 @@ def launch_line(p, rng, plant, kernel, grid, block, count, elem, args,
             return "  %s<<<%s, %s>>>(%s);%s\n" % (kernel, grid, block, args,
                                                   mark)
         else:
-            bytes_expr = kind_bytes(kind)
+            bytes_expr = overflow_kinds[kind]
     if rng.random() < 0.5:
         return ("  size_t sharedBytes = %s;\n"
                 "  %s<<<%s, %s, sharedBytes>>>(%s);%s\n" %
                 (bytes_expr, kernel, grid, block, args, mark))
     return "  %s<<<%s, %s, %s>>>(%s);%s\n" % (kernel, grid, block, bytes_expr,
                                               args, mark)
-
-
-_KIND_BYTES = {}
-
-
-def kind_bytes(kind):
-    return _KIND_BYTES[kind]
 
 
 def shape_scan(p, rng, plant):
@@ -410,7 +408,7 @@ def shape_scan(p, rng, plant):
                 "  return t >= offset ? prefix[t - offset] : 0;\n"
                 "}\n")
             k.append("    int carry = carryFrom(%s, t, offset);\n" %
-                     ("prefix" if p.meta["smem"] != "dynamic" else "prefix"))
+                     "prefix")
         else:
             k.append("    int carry = (t >= offset) ? %s : 0;\n" %
                      at("t - offset"))
@@ -434,7 +432,7 @@ def shape_scan(p, rng, plant):
     p.input_expr = "(i * 7 + 3) % 13"
     p.launch = launch_line(p, rng, plant, "blockScan", str(blocks),
                            str(threads), count, "int", "in, out, %d" % n,
-                           ["bytes-without-sizeof", "half", "no-bytes"])
+                           GENERIC_OVERFLOWS)
     return plant
 
 
@@ -476,8 +474,7 @@ def shape_stencil(p, rng, plant):
             "  }\n"
             "  __syncthreads();\n"
             "}\n" % PLANT_MARK)
-        k.append("  loadWindow(%s, in, g, n);\n" %
-                 ("window" if True else ""))
+        k.append("  loadWindow(window, in, g, n);\n")
     else:
         k.append("  %s = clampedLoad(in, g, n);\n" % at("t + kRadius"))
         k.append("  if (t < kRadius) {\n")
@@ -512,12 +509,11 @@ def shape_stencil(p, rng, plant):
         "    }\n"
         "    expected[g] = g < %d ? sum : 0;\n"
         "  }\n" % (threads * blocks, radius, radius, n, n - 1, radius, n))
-    _KIND_BYTES["forgot-halo"] = "kBlock * sizeof(int)"
     bytes_expr = "(kBlock + 2 * kRadius) * sizeof(int)"
     p.launch = launch_line(p, rng, plant, "stencil1d", str(blocks), "kBlock",
                            count if p.meta["smem"] == "dynamic" else None,
                            "int", "in, out, %d" % n,
-                           ["forgot-halo", "no-bytes"], bytes_expr=bytes_expr)
+                           {"forgot-halo": "kBlock * sizeof(int)", "no-bytes": None}, bytes_expr=bytes_expr)
     return plant
 
 
@@ -537,7 +533,7 @@ def shape_stencil2d(p, rng, plant):
         if split_on_y and bx == 16 and radius == 1:
             plant = "barrier-split-inside-warp"
         elif split_on_y:
-            plant = split_kind(radius * bx, bx * by)
+            plant = split_kind(radius * bx)
         else:
             plant = "barrier-split-inside-warp"
     p.meta.update(block=[bx, by], grid=[gx, gy], helper=helper, guard=False,
@@ -599,11 +595,11 @@ def shape_stencil2d(p, rng, plant):
         "      expected[y * %d + x] = sum;\n"
         "    }\n" % (height, width, radius, radius, width, width - 1, height,
                      height - 1, width, width, width))
-    _KIND_BYTES["forgot-halo-2d"] = "kBlockX * kBlockY * sizeof(int)"
     p.launch = launch_line(p, rng, plant, "stencil2d",
                            "dim3(%d, %d)" % (gx, gy), "dim3(kBlockX, kBlockY)",
                            count if p.meta["smem"] == "dynamic" else None,
-                           "int", "in, out", ["forgot-halo-2d", "half"],
+                           "int", "in, out", {"forgot-halo-2d": "kBlockX * kBlockY * sizeof(int)",
+                            "half": None},
                            bytes_expr="(kBlockY + 2 * kRadius) * "
                            "(kBlockX + 2 * kRadius) * sizeof(int)")
     return plant
@@ -657,9 +653,9 @@ def shape_transpose(p, rng, plant):
                    (height, width, height, width))
     ideal = {"float": 1, "int": 1, "double": 2}[elem]
     p.ncu = {"kernel": "transposeTile", "op": "ld", "ideal": ideal}
-    _KIND_BYTES["forgot-padding"] = "kTile * kTile * sizeof(%s)" % elem
-    overflow = ["bytes-without-sizeof", "half"] + (["forgot-padding"]
-                                                  if pad else [])
+    overflow = {"bytes-without-sizeof": None, "half": None}
+    if pad:
+        overflow["forgot-padding"] = "kTile * kTile * sizeof(%s)" % elem
     p.launch = launch_line(p, rng, plant, "transposeTile",
                            "dim3(%d, %d)" % (gx, gy), "dim3(kTile, kRows)",
                            count if p.meta["smem"] == "dynamic" else None,
@@ -807,11 +803,10 @@ def shape_histogram(p, rng, plant):
                    "  for (int i = 0; i < %d; ++i)\n"
                    "    ++expected[in[i] %% %d];\n" % (bins, n, bins))
     block = "dim3(32, %d)" % (threads // 32) if two_d else str(threads)
-    _KIND_BYTES["forgot-sizeof-bins"] = "kBins"
     p.launch = launch_line(p, rng, plant, "histogram", str(blocks), block,
                            count if p.meta["smem"] == "dynamic" else None,
                            "unsigned int", "in, out, %d" % n,
-                           ["forgot-sizeof-bins", "no-bytes"],
+                           {"forgot-sizeof-bins": "kBins", "no-bytes": None},
                            bytes_expr="kBins * sizeof(unsigned int)")
     return plant
 
@@ -863,7 +858,6 @@ def generate(seed):
     plant = None if rng.random() < CLEAN_SHARE else rng.choice(plants)
     p = Program(seed, shape)
     p.force_dynamic = plant == "dynshared-bytes-too-small"
-    _KIND_BYTES.clear()
     wanted = plant
     plant = builder(p, rng, plant)
     if plant == "dynshared-bytes-too-small" and p.meta.get("smem") != "dynamic":
