@@ -192,12 +192,12 @@ def split_kind(cut):
     return "barrier-split-warp-boundary"
 
 
-def shared_array(p, rng, name, elem, dims, allow_dynamic=True):
+def shared_array(p, rng, name, elem, dims):
     """Declares a shared array `name` of `dims` in one of the three storage
-    forms and returns (declaration inside the kernel, indexer, dynamic
-    bytes expression or None). Dynamic arrays are flat pools indexed by hand."""
-    forms = ["static", "filescope"] + (["dynamic"] if allow_dynamic else [])
-    form = rng.choice(forms)
+    forms (p.meta["smem"]) and returns (declaration inside the kernel,
+    indexer, element count of a dynamic pool whose dims are all numbers,
+    else None). Dynamic arrays are flat pools indexed by hand."""
+    form = rng.choice(["static", "filescope", "dynamic"])
     if p.force_dynamic:
         form = "dynamic"
     p.meta["smem"] = form
@@ -223,7 +223,9 @@ def shared_array(p, rng, name, elem, dims, allow_dynamic=True):
 
     count = 1
     for d in dims:
-        count *= d if isinstance(d, int) else 0
+        if not isinstance(d, int):
+            return inner, flat, None
+        count *= d
     return inner, flat, count
 
 
