@@ -103,6 +103,17 @@ def run_tool(tool, exe, header, clock):
             time.monotonic() - start)
 
 
+def plain_verdicts(status, out):
+    """(hang, result) verdicts of one plain run. A run that ends, whatever
+    its status (a wrong result exits 1), did not hang."""
+    status = None if status in (124, 137) else status
+    hang = suite.judge_hang(status, out)
+    if hang.verdict == "error":
+        hang = suite.Verdict("clean", "finished, exit %s" % status)
+    result = suite.judge_result(status, out)
+    return (hang.verdict, hang.detail), (result.verdict, result.detail)
+
+
 def clip(log, keep=8000):
     """A log's head and tail: a racecheck report can run to megabytes, and
     the tarball has to come back from the device machine."""
@@ -142,6 +153,9 @@ def self_test():
         "result": ("fault", "3 of 64 values differ from the CPU reference"),
         "memcheck": ("error", "no memcheck finding, but the result is wrong"),
     }
+    print("plain run, wrong result: hang %s, result %s" % plain_verdicts(
+        1, "3 of 64 values differ from the CPU reference\n"))
+    print("plain run, timeout: hang %s, result %s" % plain_verdicts(124, ""))
     for seed in (7, 1):
         header = json.loads(gen.generate(seed).split("\n", 1)[0]
                             [len("// FUZZ: "):])
@@ -221,12 +235,9 @@ def main():
             logs[seed].append(clip(log))
             seconds[seed][tool] = secs
             if verdict == "plain":
-                status, out = detail
-                status = None if status in (124, 137) else status
-                hang = suite.judge_hang(status, out)
-                result = suite.judge_result(status, out)
-                results[seed]["hang"] = (hang.verdict, hang.detail)
-                results[seed]["result"] = (result.verdict, result.detail)
+                hang, result = plain_verdicts(*detail)
+                results[seed]["hang"] = hang
+                results[seed]["result"] = result
             else:
                 results[seed][tool] = (verdict, detail)
     run_time = clock.elapsed() - build_time
