@@ -56,10 +56,12 @@ report_only=${REPORT_ONLY:-0}
 [[ $report_only == 1 ]] || rm -f "$outdir"/logs/*.log
 
 # Run a copy of the plugin, so that a rebuild during the run cannot change it
-# half-way.
+# half-way. The copy is renamed into place: copying over a library that a
+# checker of an earlier run in OUTDIR still has loaded would crash it.
 plugin=${CUDA_TIDY_PLUGIN:-$repo/build/lib/CudaTidyModule.so}
 if [[ -f $plugin ]]; then
-  cp "$plugin" "$outdir/CudaTidyModule.so"
+  cp "$plugin" "$outdir/CudaTidyModule.so.$$"
+  mv -f "$outdir/CudaTidyModule.so.$$" "$outdir/CudaTidyModule.so"
   plugin=$outdir/CudaTidyModule.so
   export CUDA_TIDY_PLUGIN=$plugin
 fi
