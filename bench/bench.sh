@@ -13,6 +13,9 @@
 #   PLUGIN       the plugin (default: build/lib/CudaTidyModule.so)
 #   CLANG_TIDY   default: /usr/lib/llvm-22/bin/clang-tidy
 #   ROUNDS       repetitions of every file and configuration (default: 3)
+#   DB_ARGS      further tools/corpus/make-compile-db.py options (-I, -D,
+#                --under, ...) for a tree other than cuda-samples; FILES are
+#                then given explicitly (see docs/corpus-gromacs.md)
 #
 # Needs the corpus (see docs/corpus-cuda-samples.md), so it is not
 # part of any test suite and CI never runs it.
@@ -23,6 +26,7 @@ import atexit
 import os
 import platform
 import resource
+import shlex
 import shutil
 import statistics
 import subprocess
@@ -79,6 +83,7 @@ subprocess.run(
         "--standalone",
         "-o",
         database,
+        *shlex.split(os.environ.get("DB_ARGS", "")),
         corpus_root,
     ],
     check=True,

@@ -29,12 +29,23 @@ device-side launch API in the source.  A file that includes <omp.h> gets
 Kernels of `*_nvrtc` samples are compiled at run time by NVRTC, which
 declares `assert` without an #include: they get `-include assert.h`.
 
+Trees laid out otherwise (a library with its own include directories,
+generated config headers, macros its build system defines) are described
+with options that apply to every entry: `-I DIR`, `-D NAME[=VALUE]`,
+`--include FILE` (force-included before the file), `--extra-arg ARG`;
+`--under DIR` and `--exclude GLOB` choose which translation units to write,
+`--unit GLOB` keeps a `.cu` file that another includes only under an `#if`
+(a "single compilation unit" build switch) as a translation unit of its own,
+and `--sample N` keeps N of them, evenly spread over the sorted list, for a
+corpus too slow to run whole.
+
 The fixes for CUDA 13 are added by the `cuda-tidy` wrapper, not written here.
 `--standalone` writes them into the database as well, for running a plain
 clang-tidy (the baseline of bench/bench.sh).
 """
 
 import argparse
+import fnmatch
 import json
 import os
 import re
@@ -146,6 +157,15 @@ def include_dirs(path, root):
     return dirs, common if os.path.isdir(common) else None
 
 
+def selected(relative, args):
+    """Whether the translation unit at `relative` (to the root) is wanted."""
+    if args.under and not any(
+        relative == d or relative.startswith(d.rstrip("/") + "/") for d in args.under
+    ):
+        return False
+    return not any(fnmatch.fnmatch(relative, glob) for glob in args.exclude)
+
+
 def entry(path, root, args, omp_dir):
     text = read_text(path)
     command = [args.clang, "-x", "cuda", "--cuda-gpu-arch=" + args.arch, "-std=" + args.std]
@@ -162,8 +182,13 @@ def entry(path, root, args, omp_dir):
         command += ["-idirafter", omp_dir]
     if os.path.basename(os.path.dirname(path)).endswith("_nvrtc"):
         command += ["-include", "assert.h"]
+    for directory in args.include_dir:
+        command += ["-I", directory]
     for define in args.define:
         command.append("-D" + define)
+    for header in args.include:
+        command += ["-include", header]
+    command += args.extra_arg
     if args.standalone:
         command += STANDALONE_FLAGS
     command += ["-c", path]
@@ -190,14 +215,53 @@ def main():
         "-D", dest="define", action="append", default=[], metavar="NAME[=VALUE]",
         help="macro to define in every entry (repeatable)",
     )
+    parser.add_argument(
+        "-I", dest="include_dir", action="append", default=[], metavar="DIR",
+        help="include directory for every entry, searched as -I (repeatable)",
+    )
+    parser.add_argument(
+        "--include", action="append", default=[], metavar="FILE",
+        help="header to force-include in every entry (repeatable)",
+    )
+    parser.add_argument(
+        "--extra-arg", action="append", default=[], metavar="ARG",
+        help="compiler argument for every entry, e.g. --extra-arg=-fno-exceptions (repeatable)",
+    )
+    parser.add_argument(
+        "--under", action="append", default=[], metavar="DIR",
+        help="only translation units below DIR, relative to the root (repeatable)",
+    )
+    parser.add_argument(
+        "--exclude", action="append", default=[], metavar="GLOB",
+        help="leave out translation units whose path relative to the root matches GLOB (repeatable)",
+    )
+    parser.add_argument(
+        "--unit", action="append", default=[], metavar="GLOB",
+        help="a translation unit even if another file includes it (repeatable)",
+    )
+    parser.add_argument(
+        "--sample", type=int, metavar="N",
+        help="keep only N translation units, evenly spread over the sorted list",
+    )
     args = parser.parse_args()
+    args.include_dir = [os.path.realpath(d) for d in args.include_dir]
+    # A path is made absolute; a bare name (`--include tuple`) is searched for.
+    args.include = [os.path.realpath(f) if os.path.exists(f) else f for f in args.include]
 
     root = os.path.realpath(args.root)
     if not os.path.isdir(root):
         sys.exit(f"make-compile-db: not a directory: {args.root}")
     sources = list(walk_sources(root))
     fragments = included_fragments(sources)
+    fragments = {
+        p for p in fragments
+        if not any(fnmatch.fnmatch(os.path.relpath(p, root), glob) for glob in args.unit)
+    }
     units = [p for p in sources if p.endswith(".cu") and p not in fragments]
+    units = [p for p in units if selected(os.path.relpath(p, root), args)]
+    if args.sample is not None and 0 < args.sample < len(units):
+        step = len(units) / args.sample
+        units = [units[int(i * step)] for i in range(args.sample)]
     omp_dir = omp_include_dir(args.clang)
     database = [entry(p, root, args, omp_dir) for p in units]
 
