@@ -45,16 +45,24 @@ public:
   }
 
   void report(const DivergentBarrier &D) {
+    llvm::StringRef Scope = scopeName(D.Scope);
     if (D.Callee)
       Check.diag(D.Site->getBeginLoc(),
                  "call to '%0' reaches barrier '%1', which may be reached by "
-                 "only some threads of the block")
-          << D.Callee->getName() << D.BarrierName << D.Site->getSourceRange();
+                 "only some threads of the %2")
+          << D.Callee->getName() << D.BarrierName << Scope
+          << D.Site->getSourceRange();
     else
       Check.diag(D.Site->getBeginLoc(),
-                 "barrier '%0' may be reached by only some threads of the "
-                 "block")
-          << D.BarrierName << D.Site->getSourceRange();
+                 "barrier '%0' may be reached by only some threads of the %1")
+          << D.BarrierName << Scope << D.Site->getSourceRange();
+    // Who may disagree: threads of one block, or blocks of the cluster or
+    // grid the barrier waits for.
+    std::string Disagreeing = D.AcrossBlocks
+                                  ? ("blocks of a " + Scope).str()
+                                  : std::string("threads of a block");
+    if (D.AcrossBlocks && D.Scope == BarrierScope::Grid)
+      Disagreeing = "blocks of the grid";
 
     static const char *const What[] = {"condition", "loop condition",
                                        "switch condition"};
@@ -67,17 +75,17 @@ public:
           << D.Parameter->getName() << D.Condition->getSourceRange();
       if (D.Argument)
         Check.diag(D.Argument->getBeginLoc(),
-                   "the argument for '%0' differs between threads: it "
-                   "depends on %1",
+                   "the argument for '%0' differs between %1: it depends on "
+                   "%2",
                    DiagnosticIDs::Note)
-            << D.Parameter->getName() << D.Reason
+            << D.Parameter->getName()
+            << (D.AcrossBlocks ? "blocks" : "threads") << D.Reason
             << D.Argument->getSourceRange();
     } else if (D.Condition) {
       Check.diag(D.Condition->getBeginLoc(),
-                 "threads of a block may disagree on this %0: it depends on "
-                 "%1",
+                 "%0 may disagree on this %1: it depends on %2",
                  DiagnosticIDs::Note)
-          << What[static_cast<int>(D.Kind)] << D.Reason
+          << Disagreeing << What[static_cast<int>(D.Kind)] << D.Reason
           << D.Condition->getSourceRange();
     }
     if (D.Callee)

@@ -68,15 +68,17 @@ BarrierDivergenceAnalysis::summarize(const FunctionDecl *FD) {
     Report.Callee = Site.Callee;
     Report.Barrier = Site.Barrier;
     Report.BarrierName = Site.BarrierName;
+    Report.Scope = Site.Scope;
+    const DepSet Divergent = dep::divergentFor(Site.Scope);
     bool Reported = false;
 
-    // Blame the nearest branch whose condition depends on the thread by
-    // itself; one that is thread-dependent only because it was computed
-    // under another such branch is the weaker explanation.
-    auto Controls = Deps->getDependentControl(Site.Block);
+    // Blame the nearest branch whose condition differs by itself; one that
+    // differs only because it was computed under another such branch is the
+    // weaker explanation.
+    auto Controls = Deps->getDependentControl(Site.Block, Site.Scope);
     const CFGBlock *Blamed = nullptr;
     for (const CFGBlock *C : Controls)
-      if ((Deps->getConditionDeps(C) & dep::Thread) &&
+      if ((Deps->getConditionDeps(C) & Divergent) &&
           (!Blamed || (Deps->getConditionWitness(Blamed).ViaControl &&
                        !Deps->getConditionWitness(C).ViaControl)))
         Blamed = C;
@@ -88,15 +90,18 @@ BarrierDivergenceAnalysis::summarize(const FunctionDecl *FD) {
         Report.Condition = Condition;
         Report.Kind = kindOf(C);
         Report.Reason = Deps->getConditionWitness(C).render();
-        Report.ThroughEarlyReturn =
-            !Deps->isKernel() && Deps->isEarlyReturn(C, Site.Block);
+        Report.AcrossBlocks = Deps->getConditionWitness(C).AcrossBlocks;
+        // A grid barrier waits for exited threads too.
+        Report.ThroughEarlyReturn = Site.Scope != BarrierScope::Grid &&
+                                    !Deps->isKernel() &&
+                                    Deps->isEarlyReturn(C, Site.Block);
         Handler.handleDivergentBarrier(Report);
         Reported = true;
       }
       for (unsigned Bit = 1; Bit < 64; ++Bit)
-        if (Conditions & (DepSet(1) << Bit))
+        if (Conditions & ~dep::Scopes & (DepSet(1) << Bit))
           Record(Bit, {Condition, kindOf(C), Site.Barrier, Site.BarrierName,
-                       parameterOfBit(FD, Bit)});
+                       Site.Scope, parameterOfBit(FD, Bit)});
     }
 
     if (!Site.Callee)
@@ -116,9 +121,12 @@ BarrierDivergenceAnalysis::summarize(const FunctionDecl *FD) {
         continue;
       const ParameterCondition &Inner = Found->second;
       DepSet Here = instantiate(DepSet(1) << Bit, Args, Object);
-      if ((Here & dep::Thread) && !Reported) {
+      if ((Here & dep::divergentFor(Inner.Scope)) && !Reported) {
         Report.Condition = Inner.Condition;
         Report.Kind = Inner.Kind;
+        Report.Barrier = Inner.Barrier;
+        Report.BarrierName = Inner.BarrierName;
+        Report.Scope = Inner.Scope;
         Report.Parameter = parameterOfBit(Site.Callee, Bit);
         if (Report.Parameter) {
           unsigned Index = Report.Parameter->getFunctionScopeIndex();
@@ -128,7 +136,9 @@ BarrierDivergenceAnalysis::summarize(const FunctionDecl *FD) {
                                : 0;
           if (First + Index < Call->getNumArgs())
             Report.Argument = Call->getArg(First + Index);
-          Report.Reason = Deps->getArgumentWitness(Call, Index).render();
+          ThreadWitness Witness = Deps->getArgumentWitness(Call, Index);
+          Report.Reason = Witness.render();
+          Report.AcrossBlocks = Witness.AcrossBlocks;
         } else {
           Report.Reason = "the object it is called on";
         }
@@ -136,9 +146,10 @@ BarrierDivergenceAnalysis::summarize(const FunctionDecl *FD) {
         Reported = true;
       }
       for (unsigned OuterBit = 1; OuterBit < 64; ++OuterBit)
-        if (Here & (DepSet(1) << OuterBit))
-          Record(OuterBit, {Inner.Condition, Inner.Kind, Inner.Barrier,
-                            Inner.BarrierName, parameterOfBit(FD, OuterBit)});
+        if (Here & ~dep::Scopes & (DepSet(1) << OuterBit))
+          Record(OuterBit,
+                 {Inner.Condition, Inner.Kind, Inner.Barrier, Inner.BarrierName,
+                  Inner.Scope, parameterOfBit(FD, OuterBit)});
     }
   }
   return &Result;

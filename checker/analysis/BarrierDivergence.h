@@ -1,10 +1,13 @@
 //===--- BarrierDivergence.h - Barriers under divergent control -*- C++ -*-===//
 //
-// Decides which block-wide barriers some threads of a block may reach while
-// others do not. A barrier site (a barrier call, or a call to a function
-// that reaches one) is divergent when a branch that decides whether it runs
-// has a thread-dependent condition, in the function itself or, through a
-// parameter, in a callee whose argument is thread-dependent at the call.
+// Decides which barriers some of the threads that must meet at them may
+// reach while others do not. A barrier site (a barrier call, or a call to a
+// function that reaches one) is divergent when a branch that decides whether
+// it runs has a condition that may differ between those threads, in the
+// function itself or, through a parameter, in a callee whose argument may
+// differ at the call. For a barrier of the block that means a
+// thread-dependent condition; for one of a cluster or of the grid, also a
+// condition that may differ between blocks (see ThreadDependence.h).
 // Reports go to a handler; nothing here prints.
 //
 //===----------------------------------------------------------------------===//
@@ -31,6 +34,11 @@ struct DivergentBarrier {
   /// The barrier (inside Callee, or deeper, when Callee is set).
   const CallExpr *Barrier = nullptr;
   std::string BarrierName;
+  /// Which threads must all reach Barrier.
+  BarrierScope Scope = BarrierScope::Block;
+  /// The condition (or argument) is uniform in each block but may differ
+  /// between blocks; Reason then names what makes blocks differ.
+  bool AcrossBlocks = false;
   /// The thread-dependent condition that decides whether Site runs. When
   /// Parameter is set, the condition is inside the callee and depends on
   /// that parameter.
@@ -75,6 +83,7 @@ private:
     ConditionKind Kind = ConditionKind::Branch;
     const CallExpr *Barrier = nullptr;
     std::string BarrierName;
+    BarrierScope Scope = BarrierScope::Block;
     const ParmVarDecl *Parameter = nullptr;
   };
   struct Summary {

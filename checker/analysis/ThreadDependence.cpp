@@ -35,7 +35,7 @@ std::string ThreadWitness::render() const {
 
 DepSet instantiate(DepSet Callee, llvm::ArrayRef<DepSet> ArgDeps,
                    DepSet ObjectDeps) {
-  DepSet Result = Callee & dep::Thread;
+  DepSet Result = Callee & dep::Scopes;
   if (Callee & dep::Object)
     Result |= ObjectDeps;
   for (unsigned I = 0; I < ArgDeps.size(); ++I)
@@ -45,6 +45,42 @@ DepSet instantiate(DepSet Callee, llvm::ArrayRef<DepSet> ArgDeps,
 }
 
 namespace {
+
+DepSet builtinIndexDeps(BuiltinIndexKind Kind) {
+  switch (Kind) {
+  case BuiltinIndexKind::ThreadIdx:
+    return dep::Thread;
+  case BuiltinIndexKind::BlockIdx:
+    return dep::Block;
+  default:
+    return 0;
+  }
+}
+
+/// The bits a witness explains: the thread when the value differs between
+/// threads, else what makes it differ between blocks or clusters.
+DepSet witnessBits(DepSet Deps) {
+  return Deps & dep::Thread ? dep::Thread : Deps & (dep::Block | dep::Cluster);
+}
+
+bool isSharedVariable(const VarDecl *VD) {
+  return VD && VD->hasAttr<CUDASharedAttr>();
+}
+
+/// The variable an lvalue such as `s[i].x` or `flag` names, if any.
+const VarDecl *rootVariable(const Expr *E) {
+  while (true) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(E))
+      E = ASE->getBase();
+    else if (const auto *ME = dyn_cast<MemberExpr>(E); ME && !ME->isArrow())
+      E = ME->getBase();
+    else
+      break;
+  }
+  const auto *DRE = dyn_cast<DeclRefExpr>(E);
+  return DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+}
 
 bool isLoopStmt(const Stmt *S) {
   return S && (isa<ForStmt>(S) || isa<WhileStmt>(S) || isa<DoStmt>(S) ||
@@ -256,12 +292,14 @@ FunctionDependence::getConditionWitness(const CFGBlock *B) const {
 }
 
 llvm::SmallVector<const CFGBlock *, 4>
-FunctionDependence::getDependentControl(const CFGBlock *B) const {
+FunctionDependence::getDependentControl(const CFGBlock *B,
+                                        BarrierScope Scope) const {
   llvm::SmallVector<const CFGBlock *, 4> Result;
   for (const CFGBlock *C : Control->closure(B)) {
     if (!getConditionDeps(C))
       continue;
-    if (EarlyExitsAreBenign && Control->isEarlyExit(C, B))
+    if (EarlyExitsAreBenign && Scope != BarrierScope::Grid &&
+        Control->isEarlyExit(C, B))
       continue;
     Result.push_back(C);
   }
@@ -386,7 +424,13 @@ private:
   DepSet addressDeps(const Expr *E, const State &S);
   DepSet callDeps(const CallExpr *CE, const State &S);
   DepSet varDeps(const VarDecl *VD, const State &S) const;
-  ThreadWitness witness(const Expr *E, const State &S, unsigned Depth = 0);
+  /// Why \p E has the dependence bits \p Bits (dep::Thread, or Block and
+  /// Cluster); empty if it has none of them.
+  ThreadWitness witness(const Expr *E, const State &S, DepSet Bits,
+                        unsigned Depth = 0);
+  ThreadWitness witness(const Expr *E, const State &S) {
+    return witness(E, S, witnessBits(valueDeps(E, S)));
+  }
 
   // Transfer.
   void transferBlock(const CFGBlock *B, State &S);
@@ -408,7 +452,9 @@ private:
   FunctionDependence &R;
   AnalysisDeclContext &AC;
   llvm::DenseMap<const VarDecl *, const VarDecl *> Aliases;
-  llvm::DenseMap<const VarDecl *, ThreadWitness> Origins;
+  /// Where a variable's thread dependence came from, and where its
+  /// dependence on the block or cluster came from.
+  llvm::DenseMap<const VarDecl *, ThreadWitness> Origins, BlockOrigins;
   /// The thread dependence of the branches that decide whether a block
   /// runs. For values that stay in the function's locals, branches whose
   /// other side only leaves the function are left out: the threads that
@@ -450,18 +496,20 @@ int DependenceBuilder::paramIndex(const VarDecl *VD) const {
 
 DepSet DependenceBuilder::varDeps(const VarDecl *VD, const State &S) const {
   if (auto Kind = getBuiltinIndexKind(VD))
-    return *Kind == BuiltinIndexKind::ThreadIdx ? dep::Thread : 0;
+    return builtinIndexDeps(*Kind);
   if (isCaptured(VD))
     return dep::Object;
+  if (isSharedVariable(VD))
+    return dep::Block; // Each block has its own copy.
   if (!isTracked(VD))
-    return 0; // Shared, global or constant memory at a fixed address.
+    return 0; // Global or constant memory at a fixed address.
   return S.lookup(resolveAlias(VD));
 }
 
 DepSet DependenceBuilder::valueDeps(const Expr *E, const State &S) {
   E = E->IgnoreParens();
   if (auto Kind = getBuiltinIndexRef(E, nullptr))
-    return *Kind == BuiltinIndexKind::ThreadIdx ? dep::Thread : 0;
+    return builtinIndexDeps(*Kind);
 
   if (const auto *Cast = dyn_cast<CastExpr>(E)) {
     switch (Cast->getCastKind()) {
@@ -531,7 +579,7 @@ DepSet DependenceBuilder::valueDeps(const Expr *E, const State &S) {
 DepSet DependenceBuilder::loadDeps(const Expr *E, const State &S) {
   E = E->IgnoreParens();
   if (auto Kind = getBuiltinIndexRef(E, nullptr))
-    return *Kind == BuiltinIndexKind::ThreadIdx ? dep::Thread : 0;
+    return builtinIndexDeps(*Kind);
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
     if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
       return varDeps(VD, S);
@@ -541,7 +589,8 @@ DepSet DependenceBuilder::loadDeps(const Expr *E, const State &S) {
     return ME->isArrow() ? valueDeps(ME->getBase(), S)
                          : loadDeps(ME->getBase(), S);
   if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(E))
-    return valueDeps(ASE->getBase(), S) | valueDeps(ASE->getIdx(), S);
+    return valueDeps(ASE->getBase(), S) | valueDeps(ASE->getIdx(), S) |
+           (isSharedVariable(rootVariable(ASE)) ? dep::Block : 0);
   if (const auto *UO = dyn_cast<UnaryOperator>(E))
     if (UO->getOpcode() == UO_Deref)
       return valueDeps(UO->getSubExpr(), S);
@@ -572,7 +621,8 @@ DepSet DependenceBuilder::addressDeps(const Expr *E, const State &S) {
 DepSet DependenceBuilder::callDeps(const CallExpr *CE, const State &S) {
   CallModel Model = classifyCall(CE);
   if (Model.UniformResult)
-    return 0;
+    return (Model.BlockDependentResult ? dep::Block : 0) |
+           (Model.ClusterDependentResult ? dep::Cluster : 0);
   if (Model.ThreadDependentResult)
     return dep::Thread;
   CallShape Shape = getCallShape(CE);
@@ -596,28 +646,34 @@ DepSet DependenceBuilder::callDeps(const CallExpr *CE, const State &S) {
 }
 
 ThreadWitness DependenceBuilder::witness(const Expr *E, const State &S,
-                                         unsigned Depth) {
+                                         DepSet Bits, unsigned Depth) {
   ThreadWitness W;
-  if (!E || Depth > 32)
+  W.AcrossBlocks = !(Bits & dep::Thread);
+  if (!E || !Bits || Depth > 32)
     return W;
   E = E->IgnoreParens();
   std::string Spelling;
   if (auto Kind = getBuiltinIndexRef(E, &Spelling)) {
-    if (*Kind == BuiltinIndexKind::ThreadIdx)
+    if (builtinIndexDeps(*Kind) & Bits)
       W.Source = "'" + Spelling + "'";
     return W;
   }
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
     const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
-    if (!VD || !(varDeps(VD, S) & dep::Thread))
+    if (!VD || !(varDeps(VD, S) & Bits))
       return W;
     if (getBuiltinIndexKind(VD)) {
       W.Source = "'" + VD->getName().str() + "'";
       return W;
     }
+    if (isSharedVariable(VD)) {
+      W.Source = "'" + VD->getName().str() + "' in shared memory";
+      return W;
+    }
     const VarDecl *Target = resolveAlias(VD);
-    auto It = Origins.find(Target);
-    if (It != Origins.end())
+    const auto &Known = Bits & dep::Thread ? Origins : BlockOrigins;
+    auto It = Known.find(Target);
+    if (It != Known.end())
       W = It->second;
     else
       W.Source = "'" + Target->getName().str() + "'";
@@ -626,24 +682,36 @@ ThreadWitness DependenceBuilder::witness(const Expr *E, const State &S,
         W.Via.push_back(Target);
     return W;
   }
+  if ((Bits & dep::Block) && isa<ArraySubscriptExpr, MemberExpr>(E))
+    if (const VarDecl *Root = rootVariable(E); isSharedVariable(Root)) {
+      W.Source = "'" + Root->getName().str() + "' in shared memory";
+      return W;
+    }
   if (const auto *CE = dyn_cast<CallExpr>(E)) {
     CallModel Model = classifyCall(CE);
-    if (Model.ThreadDependentResult) {
+    DepSet Result = 0;
+    if (Model.ThreadDependentResult)
+      Result = dep::Thread;
+    else if (Model.UniformResult)
+      Result = (Model.BlockDependentResult ? dep::Block : 0) |
+               (Model.ClusterDependentResult ? dep::Cluster : 0);
+    if (Result & Bits) {
       W.Source = "the result of '" + Model.Name + "'";
       return W;
     }
     const FunctionDecl *Callee = CE->getDirectCallee();
     if (!Model.Modelled && Callee) {
       const FunctionSummary *Summary = Analysis.getSummary(Callee);
-      if (Summary && (Summary->Return & dep::Thread)) {
+      if (Summary && (Summary->Return & Bits)) {
         W.Source = "the result of '" + Callee->getNameAsString() + "'";
         return W;
       }
-      if (!Summary && Analysis.getOptions().UnknownCallsAreThreadDependent) {
+      if (!Summary && (Bits & dep::Thread) &&
+          Analysis.getOptions().UnknownCallsAreThreadDependent) {
         // Name a thread-dependent argument if there is one, else the call.
         for (const Expr *Arg : CE->arguments())
           if (valueDeps(Arg, S) & dep::Thread)
-            return witness(Arg, S, Depth + 1);
+            return witness(Arg, S, Bits, Depth + 1);
         W.Source = "the result of '" + Callee->getNameAsString() + "'";
         return W;
       }
@@ -651,8 +719,8 @@ ThreadWitness DependenceBuilder::witness(const Expr *E, const State &S,
   }
   for (const Stmt *Child : E->children()) {
     const auto *ChildExpr = dyn_cast_or_null<Expr>(Child);
-    if (ChildExpr && (valueDeps(ChildExpr, S) & dep::Thread)) {
-      W = witness(ChildExpr, S, Depth + 1);
+    if (ChildExpr && (valueDeps(ChildExpr, S) & Bits)) {
+      W = witness(ChildExpr, S, Bits, Depth + 1);
       if (!W.empty())
         return W;
     }
@@ -660,26 +728,40 @@ ThreadWitness DependenceBuilder::witness(const Expr *E, const State &S,
   return W;
 }
 
+/// The witness of the nearest branch deciding whether \p B runs that
+/// explains \p Bits, marked as coming through control.
+static ThreadWitness controlWitness(llvm::ArrayRef<const CFGBlock *> Closure,
+                                    DepSet Bits,
+                                    const llvm::DenseMap<const CFGBlock *,
+                                                         ThreadWitness> &Known) {
+  for (const CFGBlock *C : Closure) {
+    auto It = Known.find(C);
+    if (It != Known.end() &&
+        It->second.AcrossBlocks == !(Bits & dep::Thread)) {
+      ThreadWitness W = It->second;
+      W.ViaControl = true;
+      return W;
+    }
+  }
+  return {};
+}
+
 void DependenceBuilder::setVar(const VarDecl *VD, DepSet Value, bool Strong,
                                State &S, const Expr *Source) {
-  if ((Value & dep::Thread) && !Origins.count(VD)) {
+  for (DepSet Bits : {dep::Thread, dep::Block | dep::Cluster}) {
+    auto &Known = Bits & dep::Thread ? Origins : BlockOrigins;
+    if (!(Value & Bits) || Known.count(VD))
+      continue;
     // Explain the value in the state before the assignment, so that
     // `k += threadIdx.x` is not explained by `k` itself.
-    ThreadWitness W = Source ? witness(Source, S) : ThreadWitness();
-    if (W.empty() && CurrentBlock) {
-      // The value itself is uniform: the thread dependence came from the
-      // branch that decides whether this assignment runs.
-      for (const CFGBlock *C : R.Control->closure(CurrentBlock)) {
-        auto It = R.ConditionWitnesses.find(C);
-        if (It != R.ConditionWitnesses.end()) {
-          W = It->second;
-          W.ViaControl = true;
-          break;
-        }
-      }
-    }
+    ThreadWitness W = Source ? witness(Source, S, Bits) : ThreadWitness();
+    if (W.empty() && CurrentBlock)
+      // The value itself is uniform: the dependence came from the branch
+      // that decides whether this assignment runs.
+      W = controlWitness(R.Control->closure(CurrentBlock), Bits,
+                         R.ConditionWitnesses);
     if (!W.empty())
-      Origins[VD] = W;
+      Known[VD] = W;
   }
   DepSet &Slot = S[VD];
   Slot = Strong ? Value : (Slot | Value);
@@ -802,8 +884,7 @@ void DependenceBuilder::callEffects(const CallExpr *CE, State &S,
   DepSet All = 0;
   for (const Expr *Arg : Shape.Args) {
     Record.Args.push_back(valueDeps(Arg, S));
-    Record.ArgWitnesses.push_back(
-        Record.Args.back() & dep::Thread ? witness(Arg, S) : ThreadWitness());
+    Record.ArgWitnesses.push_back(witness(Arg, S));
     All |= Record.Args.back();
   }
   Record.Object = Shape.Object ? valueDeps(Shape.Object, S) : 0;
@@ -836,10 +917,14 @@ void DependenceBuilder::callEffects(const CallExpr *CE, State &S,
     LValueRoot Root = Param && Param->getType()->isReferenceType()
                           ? lvalueRoot(Arg, S)
                           : pointerRoot(Arg, S);
-    if (Root.Var && (Written & dep::Thread) && !Origins.count(Root.Var) &&
-        Callee)
-      Origins[Root.Var].Source =
-          "the value that '" + Callee->getNameAsString() + "' stores";
+    for (DepSet Bits : {dep::Thread, dep::Block | dep::Cluster}) {
+      auto &Known = Bits & dep::Thread ? Origins : BlockOrigins;
+      if (Root.Var && (Written & Bits) && !Known.count(Root.Var) && Callee) {
+        Known[Root.Var].Source =
+            "the value that '" + Callee->getNameAsString() + "' stores";
+        Known[Root.Var].AcrossBlocks = !(Bits & dep::Thread);
+      }
+    }
     applyWrite(Root, Written, /*Strong=*/false, S, nullptr);
   }
   if (Shape.Object) {
@@ -926,8 +1011,21 @@ void DependenceBuilder::transfer(const Stmt *St, State &S, DepSet Control) {
       In |= valueDeps(Input, S);
     if (asmReadsThreadRegister(Asm->getAsmString()))
       In |= dep::Thread;
-    for (const Expr *Output : Asm->outputs())
-      assign(Output, In, /*Strong=*/true, S, nullptr);
+    if (asmReadsBlockRegister(Asm->getAsmString()))
+      In |= dep::Block;
+    if (asmReadsClusterRegister(Asm->getAsmString()))
+      In |= dep::Cluster;
+    for (const Expr *Output : Asm->outputs()) {
+      LValueRoot Root = lvalueRoot(Output, S);
+      for (DepSet Bits : {dep::Thread, dep::Block | dep::Cluster}) {
+        auto &Known = Bits & dep::Thread ? Origins : BlockOrigins;
+        if (Root.Var && (In & Bits) && !Known.count(Root.Var)) {
+          Known[Root.Var].Source = "a register read by inline asm";
+          Known[Root.Var].AcrossBlocks = !(Bits & dep::Thread);
+        }
+      }
+      applyWrite(Root, In, /*Strong=*/true, S, nullptr);
+    }
     return;
   }
 }
@@ -942,19 +1040,16 @@ void DependenceBuilder::transferBlock(const CFGBlock *B, State &S) {
   if (const auto *Cond = dyn_cast_or_null<Expr>(B->getTerminatorCondition())) {
     DepSet Deps = valueDeps(Cond, S);
     R.ConditionDeps[B] = Deps;
-    if ((Deps & dep::Thread) && !R.ConditionWitnesses.count(B)) {
-      ThreadWitness W = witness(Cond, S);
-      if (W.empty()) {
+    DepSet Bits = witnessBits(Deps);
+    auto Known = R.ConditionWitnesses.find(B);
+    // A witness across blocks gives way to one across threads.
+    if (Bits && (Known == R.ConditionWitnesses.end() ||
+                 (Known->second.AcrossBlocks && (Bits & dep::Thread)))) {
+      ThreadWitness W = witness(Cond, S, Bits);
+      if (W.empty())
         // Only reachable through control taint: name the outer condition.
-        for (const CFGBlock *C : R.Control->closure(B)) {
-          auto It = R.ConditionWitnesses.find(C);
-          if (It != R.ConditionWitnesses.end()) {
-            W = It->second;
-            W.ViaControl = true;
-            break;
-          }
-        }
-      }
+        W = controlWitness(R.Control->closure(B), Bits,
+                           R.ConditionWitnesses);
       R.ConditionWitnesses[B] = W;
     }
   }
@@ -987,6 +1082,7 @@ void DependenceBuilder::findBarrierSites() {
       if (Model.IsBlockBarrier) {
         Site.Barrier = CE;
         Site.BarrierName = Model.Name;
+        Site.Scope = Model.Scope;
       } else if (!Model.Modelled) {
         const FunctionDecl *Callee = CE->getDirectCallee();
         const FunctionSummary *Summary =
@@ -996,14 +1092,16 @@ void DependenceBuilder::findBarrierSites() {
         Site.Callee = Callee;
         Site.Barrier = Summary->Barrier;
         Site.BarrierName = Summary->BarrierName;
+        Site.Scope = Summary->Scope;
       } else {
         continue;
       }
       R.BarrierSites.push_back(Site);
       R.Control->BarrierBlocks.set(B->getBlockID());
-      if (!R.Summary.Barrier) {
+      if (!R.Summary.Barrier || Site.Scope > R.Summary.Scope) {
         R.Summary.Barrier = Site.Barrier;
         R.Summary.BarrierName = Site.BarrierName;
+        R.Summary.Scope = Site.Scope;
       }
     }
   }
