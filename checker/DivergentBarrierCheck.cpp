@@ -44,6 +44,25 @@ public:
     Slowest.report("cuda-divergent-barrier");
   }
 
+  void handleUnwrittenSharedRead(const UnwrittenSharedRead &R) override {
+    Check.diag(R.Read->getBeginLoc(),
+               "after the barrier every thread reads elements of '%0' that "
+               "threads which left the kernel early may never have written")
+        << R.Variable->getName() << R.Read->getSourceRange();
+    if (R.ExitCondition)
+      Check.diag(R.ExitCondition->getBeginLoc(),
+                 "threads of a block may disagree on this condition, and the "
+                 "threads on the side that leaves the kernel skip the write: "
+                 "it depends on %0",
+                 DiagnosticIDs::Note)
+          << R.Reason << R.ExitCondition->getSourceRange();
+    Check.diag(R.Write->getBeginLoc(),
+               "each thread that stays writes only its own element of '%0' "
+               "here",
+               DiagnosticIDs::Note)
+        << R.Variable->getName() << R.Write->getSourceRange();
+  }
+
   void report(const DivergentBarrier &D) {
     llvm::StringRef Scope = scopeName(D.Scope);
     if (D.Callee)

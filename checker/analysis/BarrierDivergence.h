@@ -56,10 +56,31 @@ struct DivergentBarrier {
   bool ThroughEarlyReturn = false;
 };
 
+/// A read after a barrier that the threads which stayed make of a shared
+/// element that only threads which left the kernel early would have
+/// written. The early exit itself is correct on sm_70 and later (the barrier
+/// is not divergent); what is wrong is the read. Decided syntactically for
+/// one shape: every thread writes its own element (the index depends on the
+/// thread) before the barrier, and after it reads elements at indices that
+/// are the same in every thread (a loop over the array), so each thread
+/// reads the elements of the threads that left.
+struct UnwrittenSharedRead {
+  const FunctionDecl *Function = nullptr;
+  const VarDecl *Variable = nullptr;
+  const Expr *Read = nullptr;
+  const Expr *Write = nullptr;
+  /// The thread-dependent condition under which threads leave, and why it
+  /// is thread-dependent.
+  const Expr *ExitCondition = nullptr;
+  std::string Reason;
+  const CallExpr *Barrier = nullptr;
+};
+
 class BarrierDivergenceHandler {
 public:
   virtual ~BarrierDivergenceHandler();
   virtual void handleDivergentBarrier(const DivergentBarrier &D) = 0;
+  virtual void handleUnwrittenSharedRead(const UnwrittenSharedRead &R) = 0;
 };
 
 class BarrierDivergenceAnalysis {
@@ -94,6 +115,10 @@ private:
   };
 
   const Summary *summarize(const FunctionDecl *FD);
+  /// Reports the reads of UnwrittenSharedRead around \p Site, a barrier of
+  /// a kernel that early exits were forgiven.
+  void findUnwrittenReads(const FunctionDependence &Deps,
+                          const BarrierSite &Site);
 
   ThreadDependenceAnalysis &Dependence;
   BarrierDivergenceHandler &Handler;

@@ -82,18 +82,6 @@ const VarDecl *rootVariable(const Expr *E) {
   return DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
 }
 
-bool isLoopStmt(const Stmt *S) {
-  return S && (isa<ForStmt>(S) || isa<WhileStmt>(S) || isa<DoStmt>(S) ||
-               isa<CXXForRangeStmt>(S));
-}
-
-bool endsWithReturn(const CFGBlock *B) {
-  for (auto It = B->rbegin(), End = B->rend(); It != End; ++It)
-    if (auto CS = It->getAs<CFGStmt>())
-      return isa<ReturnStmt>(CS->getStmt());
-  return false;
-}
-
 /// The arguments of \p CE that correspond to the callee's parameters, and the
 /// implicit object if any. Operator calls to methods carry the object as
 /// their first argument.
@@ -163,6 +151,7 @@ struct FunctionDependence::ControlInfo {
       Closure;
   llvm::DenseMap<std::pair<const CFGBlock *, const CFGBlock *>, bool> EarlyExit;
   llvm::DenseMap<const CFGBlock *, bool> ExitRegion;
+  llvm::DenseMap<const CFGBlock *, bool> Observable;
   llvm::BitVector BarrierBlocks;
 
   llvm::BitVector reachableFrom(const CFGBlock *From,
@@ -212,28 +201,61 @@ struct FunctionDependence::ControlInfo {
     return Closure[B] = std::move(Order);
   }
 
-  /// True if every path from \p S leaves the function through an explicit
-  /// `return`, reaches no barrier on the way, and cannot loop forever.
+  /// Whether the statements of \p B can be seen by other threads: they name
+  /// a `__shared__` variable, call a function that is not modelled (it may
+  /// touch shared memory or wait), or run inline asm.
+  bool isObservable(const CFGBlock *B) {
+    auto It = Observable.find(B);
+    if (It != Observable.end())
+      return It->second;
+    bool Result = false;
+    for (const CFGElement &E : *B) {
+      auto CS = E.getAs<CFGStmt>();
+      if (CS && touchesOtherThreads(CS->getStmt())) {
+        Result = true;
+        break;
+      }
+    }
+    return Observable[B] = Result;
+  }
+
+  static bool touchesOtherThreads(const Stmt *S) {
+    if (!S)
+      return false;
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
+      if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+        return isSharedVariable(VD);
+    if (isa<AsmStmt>(S))
+      return true;
+    if (const auto *CE = dyn_cast<CallExpr>(S))
+      if (!classifyCall(CE).Modelled)
+        return true;
+    for (const Stmt *Child : S->children())
+      if (touchesOtherThreads(Child))
+        return true;
+    return false;
+  }
+
+  /// True if every path from \p S leaves the function, reaches no barrier
+  /// and touches nothing another thread can see on the way, and runs no
+  /// loop: the threads that take it are gone, quietly and soon. A path may
+  /// leave through a `return` or by falling off the end of the body: on the
+  /// CFG the two are the same edge into the exit block.
   bool isExitRegion(const CFGBlock *S) {
     auto It = ExitRegion.find(S);
     if (It != ExitRegion.end())
       return It->second;
     const CFGBlock &Exit = Graph->getExit();
     llvm::BitVector Region = reach(S);
-    // An edge straight into the exit block falls off the end of the body:
-    // those threads run on to the end with the others, no `return` on it.
-    bool Result = S != &Exit;
+    bool Result = true;
     for (unsigned ID : Region.set_bits()) {
-      if (!Result)
-        break;
       const CFGBlock *R = Blocks[ID];
       if (R == &Exit)
         continue;
-      if (BarrierBlocks.test(ID) || !reach(R).test(Exit.getBlockID())) {
-        Result = false;
-        break;
-      }
-      if (llvm::is_contained(R->succs(), &Exit) && !endsWithReturn(R)) {
+      if (BarrierBlocks.test(ID) || !reach(R).test(Exit.getBlockID()) ||
+          isObservable(R) || llvm::any_of(R->succs(), [&](const CFGBlock *N) {
+            return N && reach(N).test(ID);
+          })) {
         Result = false;
         break;
       }
@@ -249,31 +271,36 @@ struct FunctionDependence::ControlInfo {
     auto It = EarlyExit.find(Key);
     if (It != EarlyExit.end())
       return It->second;
-    bool Result = false;
-    if (!isLoopStmt(C->getTerminatorStmt())) {
-      bool AnyAvoiding = false;
-      bool AllExit = true;
-      llvm::BitVector AfterX; // Blocks X reaches without passing through C.
-      for (const CFGBlock *S : C->succs()) {
-        if (!S || reach(S).test(X->getBlockID()))
-          continue;
-        AnyAvoiding = true;
-        if (!isExitRegion(S)) {
-          AllExit = false;
-          break;
-        }
-        if (AfterX.empty())
-          AfterX = reachableFrom(X, C);
-        llvm::BitVector Shared = reach(S);
-        Shared.reset(Graph->getExit().getBlockID());
-        Shared &= AfterX;
-        if (Shared.any()) {
-          AllExit = false;
-          break;
-        }
+    bool AnyAvoiding = false;
+    bool AllExit = true;
+    llvm::BitVector AfterX; // Blocks X reaches without passing through C.
+    for (const CFGBlock *S : C->succs()) {
+      if (!S || reach(S).test(X->getBlockID()))
+        continue;
+      AnyAvoiding = true;
+      if (!isExitRegion(S)) {
+        AllExit = false;
+        break;
       }
-      Result = AnyAvoiding && AllExit;
+      // The leaving threads may share the way out with the threads that
+      // went on to X (the end of a guard that wraps the rest of the body),
+      // but not run code there while the others wait at X.
+      if (AfterX.empty())
+        AfterX = reachableFrom(X, C);
+      llvm::BitVector Shared = reach(S);
+      Shared &= AfterX;
+      for (unsigned ID : Shared.set_bits())
+        if (llvm::any_of(*Blocks[ID], [](const CFGElement &E) {
+              return E.getAs<CFGStmt>().has_value() &&
+                     !isa<ReturnStmt>(E.castAs<CFGStmt>().getStmt());
+            })) {
+          AllExit = false;
+          break;
+        }
+      if (!AllExit)
+        break;
     }
+    bool Result = AnyAvoiding && AllExit;
     return EarlyExit[Key] = Result;
   }
 };

@@ -142,6 +142,7 @@ __global__ void wrapperOnBlockUnderThreadBranch(float *a) {
   // CHECK-NOTES: :[[@LINE-1]]:5: warning: call to 'wait' reaches barrier 'thread_block::sync', which may be reached by only some threads of the block [cuda-divergent-barrier]
   // CHECK-NOTES: :[[@LINE-3]]:7: note: threads of a block may disagree on this condition: it depends on 'threadIdx.x'
   // CHECK-NOTES: :[[@LINE-9]]:63: note: barrier 'thread_block::sync' is reached here
+  __syncthreads();
 }
 
 __global__ void wrapperOnBlockUnderBlockBranch(float *a) {
@@ -154,7 +155,7 @@ __global__ void wrapperOnGridUnderBlockBranch(float *a) {
     util::wait(cg::this_grid());
   // CHECK-NOTES: :[[@LINE-1]]:5: warning: call to 'wait' reaches barrier 'grid_group::sync', which may be reached by only some threads of the grid [cuda-divergent-barrier]
   // CHECK-NOTES: :[[@LINE-3]]:7: note: blocks of the grid may disagree on this condition: it depends on 'blockIdx.x'
-  // CHECK-NOTES: :[[@LINE-22]]:63: note: barrier 'grid_group::sync' is reached here
+  // CHECK-NOTES: :[[@LINE-23]]:63: note: barrier 'grid_group::sync' is reached here
 }
 
 __global__ void wrapperOnTileUnderWarpBranch(float *a) {
@@ -171,6 +172,7 @@ __global__ void clusterSyncOnBlockRank(float *a) {
     cluster.sync();
   // CHECK-NOTES: :[[@LINE-1]]:5: warning: barrier 'cluster_group::sync' may be reached by only some threads of the cluster [cuda-divergent-barrier]
   // CHECK-NOTES: :[[@LINE-3]]:7: note: blocks of a cluster may disagree on this condition: it depends on the result of 'cluster_group::block_rank'
+  __syncthreads();
 }
 
 __global__ void clusterSyncOnThread(float *a) {
@@ -178,6 +180,7 @@ __global__ void clusterSyncOnThread(float *a) {
     cg::this_cluster().sync();
   // CHECK-NOTES: :[[@LINE-1]]:5: warning: barrier 'cluster_group::sync' may be reached by only some threads of the cluster [cuda-divergent-barrier]
   // CHECK-NOTES: :[[@LINE-3]]:7: note: threads of a block may disagree on this condition: it depends on 'threadIdx.x'
+  __syncthreads();
 }
 
 // Every block of one cluster agrees on the cluster's index; the grid does not.
@@ -200,6 +203,7 @@ __global__ void clusterIntrinsics(float *a) {
     // CHECK-NOTES: :[[@LINE-1]]:5: warning: barrier '__cluster_barrier_wait' may be reached by only some threads of the cluster [cuda-divergent-barrier]
     // CHECK-NOTES: :[[@LINE-4]]:7: note: blocks of a cluster may disagree on this condition: it depends on the result of '__clusterRelativeBlockRank'
   }
+  __syncthreads();
 }
 
 // Threads that have exited no longer count at a cluster barrier (PTX waits
