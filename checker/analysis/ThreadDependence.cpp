@@ -13,6 +13,7 @@
 #include "clang/AST/StmtCXX.h"
 #include "clang/Analysis/Analyses/Dominators.h"
 #include "clang/Analysis/FlowSensitive/DataflowWorklist.h"
+#include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/SetVector.h"
 #include <deque>
@@ -42,6 +43,107 @@ DepSet instantiate(DepSet Callee, llvm::ArrayRef<DepSet> ArgDeps,
     if (Callee & dep::param(I))
       Result |= ArgDeps[I];
   return Result;
+}
+
+namespace {
+
+/// The variable \p E names, through parentheses and implicit casts.
+const VarDecl *namedVariable(const Expr *E) {
+  const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+  return DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+}
+
+std::optional<llvm::APSInt> constantValue(const Expr *E,
+                                          const ASTContext &Context) {
+  Expr::EvalResult Result;
+  if (!E || E->isValueDependent() ||
+      !E->EvaluateAsInt(Result, Context) || !Result.Val.isInt())
+    return std::nullopt;
+  return Result.Val.getInt();
+}
+
+/// The variable a `for` init sets and the constant it sets it to.
+std::optional<std::pair<const VarDecl *, llvm::APSInt>>
+initialValue(const Stmt *Init, const ASTContext &Context) {
+  if (const auto *DS = dyn_cast_or_null<DeclStmt>(Init)) {
+    const auto *VD = DS->isSingleDecl()
+                         ? dyn_cast<VarDecl>(DS->getSingleDecl())
+                         : nullptr;
+    if (VD && VD->getInit())
+      if (auto Value = constantValue(VD->getInit(), Context))
+        return std::make_pair(VD, *Value);
+    return std::nullopt;
+  }
+  if (const auto *BO = dyn_cast_or_null<BinaryOperator>(Init);
+      BO && BO->getOpcode() == BO_Assign)
+    if (const VarDecl *VD = namedVariable(BO->getLHS()))
+      if (auto Value = constantValue(BO->getRHS(), Context))
+        return std::make_pair(VD, *Value);
+  return std::nullopt;
+}
+
+} // namespace
+
+bool loopRunsAtLeastOnce(const Stmt *Loop, const ASTContext &Context) {
+  if (isa_and_nonnull<DoStmt>(Loop))
+    return true;
+  const Expr *Cond = nullptr;
+  const Stmt *Init = nullptr;
+  if (const auto *FS = dyn_cast_or_null<ForStmt>(Loop)) {
+    Cond = FS->getCond();
+    Init = FS->getInit();
+    if (!Cond)
+      return true; // for (;;)
+  } else if (const auto *WS = dyn_cast_or_null<WhileStmt>(Loop)) {
+    Cond = WS->getCond();
+  } else {
+    return false;
+  }
+  if (!Cond || Cond->isValueDependent())
+    return false;
+  bool Always = false;
+  if (Cond->EvaluateAsBooleanCondition(Always, Context))
+    return Always;
+  const auto *Compare = dyn_cast<BinaryOperator>(Cond->IgnoreParenImpCasts());
+  auto Start = initialValue(Init, Context);
+  if (!Compare || !Compare->isComparisonOp() || !Start)
+    return false;
+  const auto &[Counter, First] = *Start;
+  bool CounterOnLeft = namedVariable(Compare->getLHS()) == Counter;
+  if (!CounterOnLeft && namedVariable(Compare->getRHS()) != Counter)
+    return false;
+  auto Bound = constantValue(
+      CounterOnLeft ? Compare->getRHS() : Compare->getLHS(), Context);
+  if (!Bound)
+    return false;
+  // Compare as the condition does, in the type both sides convert to.
+  QualType Type = Compare->getLHS()->getType();
+  unsigned Width = std::max(
+      {First.getBitWidth(), Bound->getBitWidth(), 64u});
+  llvm::APSInt L = First.extend(Width), R = Bound->extend(Width);
+  if (!CounterOnLeft)
+    std::swap(L, R);
+  bool Unsigned = Type->isUnsignedIntegerType();
+  L.setIsUnsigned(Unsigned);
+  R.setIsUnsigned(Unsigned);
+  if (Unsigned && (First.isNegative() || Bound->isNegative()))
+    return false;
+  switch (Compare->getOpcode()) {
+  case BO_LT:
+    return L < R;
+  case BO_LE:
+    return L <= R;
+  case BO_GT:
+    return L > R;
+  case BO_GE:
+    return L >= R;
+  case BO_NE:
+    return L != R;
+  case BO_EQ:
+    return L == R;
+  default:
+    return false;
+  }
 }
 
 namespace {
@@ -219,6 +321,18 @@ struct FunctionDependence::ControlInfo {
     return Observable[B] = Result;
   }
 
+  /// A compiler builtin or a function of the toolkit's or the C++ library's
+  /// headers (`fmaxf`, `__builtin_inff`): they neither wait nor touch shared
+  /// memory that the caller did not pass them.
+  static bool isLibraryCall(const CallExpr *CE) {
+    const FunctionDecl *FD = CE->getDirectCallee();
+    if (!FD)
+      return false;
+    return FD->getBuiltinID() != 0 ||
+           FD->getASTContext().getSourceManager().isInSystemHeader(
+               FD->getLocation());
+  }
+
   static bool touchesOtherThreads(const Stmt *S) {
     if (!S)
       return false;
@@ -228,7 +342,7 @@ struct FunctionDependence::ControlInfo {
     if (isa<AsmStmt>(S))
       return true;
     if (const auto *CE = dyn_cast<CallExpr>(S))
-      if (!classifyCall(CE).Modelled)
+      if (!classifyCall(CE).Modelled && !isLibraryCall(CE))
         return true;
     for (const Stmt *Child : S->children())
       if (touchesOtherThreads(Child))
@@ -1094,6 +1208,7 @@ DepSet DependenceBuilder::controlTaint(const CFGBlock *B, bool Escaping) {
 
 void DependenceBuilder::findBarrierSites() {
   R.Control->BarrierBlocks.resize(R.Graph->getNumBlockIDs());
+  llvm::BitVector WarpSyncBlocks(R.Graph->getNumBlockIDs());
   for (const CFGBlock *B : *R.Graph) {
     for (const CFGElement &E : *B) {
       auto CS = E.getAs<CFGStmt>();
@@ -1106,14 +1221,23 @@ void DependenceBuilder::findBarrierSites() {
       BarrierSite Site;
       Site.Call = CE;
       Site.Block = B;
+      const FunctionDecl *Callee = CE->getDirectCallee();
+      const FunctionSummary *Summary = !Model.Modelled && Callee
+                                           ? Analysis.getSummary(Callee)
+                                           : nullptr;
+      if (Model.IsWarpSync || Model.IsBlockBarrier ||
+          (Summary && Summary->AlwaysSyncsWarp)) {
+        WarpSyncBlocks.set(B->getBlockID());
+        if (!R.Summary.WarpSync)
+          R.Summary.WarpSync = CE;
+      } else if (Summary && Summary->WarpSync && !R.Summary.WarpSync) {
+        R.Summary.WarpSync = Summary->WarpSync;
+      }
       if (Model.IsBlockBarrier) {
         Site.Barrier = CE;
         Site.BarrierName = Model.Name;
         Site.Scope = Model.Scope;
       } else if (!Model.Modelled) {
-        const FunctionDecl *Callee = CE->getDirectCallee();
-        const FunctionSummary *Summary =
-            Callee ? Analysis.getSummary(Callee) : nullptr;
         if (!Summary || !Summary->Barrier)
           continue;
         Site.Callee = Callee;
@@ -1132,6 +1256,23 @@ void DependenceBuilder::findBarrierSites() {
       }
     }
   }
+  // The lanes are ordered at every call when no path from the entry reaches
+  // the exit around the blocks that sync them.
+  const CFGBlock &Entry = R.Graph->getEntry(), &Exit = R.Graph->getExit();
+  llvm::BitVector Seen(R.Graph->getNumBlockIDs());
+  llvm::SmallVector<const CFGBlock *, 16> Work{&Entry};
+  Seen.set(Entry.getBlockID());
+  while (!Work.empty()) {
+    const CFGBlock *B = Work.pop_back_val();
+    if (WarpSyncBlocks.test(B->getBlockID()))
+      continue;
+    for (const CFGBlock *Succ : B->succs())
+      if (Succ && !Seen.test(Succ->getBlockID())) {
+        Seen.set(Succ->getBlockID());
+        Work.push_back(Succ);
+      }
+  }
+  R.Summary.AlwaysSyncsWarp = !Seen.test(Exit.getBlockID());
 }
 
 void DependenceBuilder::run() {

@@ -159,7 +159,24 @@ struct FunctionSummary {
   const CallExpr *Barrier = nullptr;
   std::string BarrierName;
   BarrierScope Scope = BarrierScope::Block;
+  /// A warp-level sync (`__syncwarp()`, a tile's sync(), a `_sync` shuffle
+  /// or vote) or a barrier the function may execute, directly or through a
+  /// callee; null if none.
+  const CallExpr *WarpSync = nullptr;
+  /// Every path through the function from entry to return passes a warp
+  /// sync or a barrier: a call to it orders the lanes of each warp, as a
+  /// `__syncwarp()` in its place would.
+  bool AlwaysSyncsWarp = false;
 };
+
+/// Whether the body of \p Loop (a `for`, `while` or `do` statement) runs at
+/// least once each time the loop is entered: a `do`-`while`, a condition
+/// that is constant true, or `for (int k = C0; k < N; ...)` (any comparison,
+/// `k` declared or assigned in the init) with C0 and N constants, constexpr
+/// values or template arguments of the instantiation that satisfy it. On the
+/// CFG the path from the loop's entry through the header's exit edge is
+/// then infeasible: the exit edge is taken only after the body ran.
+bool loopRunsAtLeastOnce(const Stmt *Loop, const ASTContext &Context);
 
 /// Instantiates a callee's dependence set at a call.
 DepSet instantiate(DepSet Callee, llvm::ArrayRef<DepSet> ArgDeps,

@@ -152,6 +152,36 @@ __global__ void helperThenMore(float *a, int n) {
   a[i] = s[threadIdx.x ^ 1];
 }
 
+// The leaving side calls a builtin on its way out: no other thread sees it.
+__global__ void exitAfterBuiltin(float *a, int n) {
+  __shared__ float s[256];
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) {
+    a[i] = __builtin_inff();
+    return;
+  }
+  s[threadIdx.x] = a[i];
+  __syncthreads();
+  a[i] = s[threadIdx.x ^ 1];
+}
+
+// It calls a function of the program: that may wait or touch shared memory.
+__device__ void markUnused(float *a, int i);
+
+__global__ void exitAfterUserCall(float *a, int n) {
+  __shared__ float s[256];
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) {
+    markUnused(a, i);
+    return;
+  }
+  s[threadIdx.x] = a[i];
+  __syncthreads();
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: barrier '__syncthreads' may be reached by only some threads of the block [cuda-divergent-barrier]
+  // CHECK-NOTES: :[[@LINE-7]]:7: note: threads of a block may disagree on this condition: it depends on 'threadIdx.x' through 'i'
+  a[i] = s[threadIdx.x ^ 1];
+}
+
 // --- What the threads that stay read ---------------------------------------
 
 // A block reduction under the guard: every thread sums all the slots, and in
