@@ -69,7 +69,7 @@ public:
       Check.diag(D.Site->getBeginLoc(),
                  "call to '%0' reaches barrier '%1', which may be reached by "
                  "only some threads of the %2")
-          << D.Callee->getName() << D.BarrierName << Scope
+          << D.Callee->getNameAsString() << D.BarrierName << Scope
           << D.Site->getSourceRange();
     else
       Check.diag(D.Site->getBeginLoc(),
@@ -90,7 +90,7 @@ public:
                  "whether '%0' reaches the barrier depends on this %1, which "
                  "depends on parameter '%2'",
                  DiagnosticIDs::Note)
-          << D.Callee->getName() << What[static_cast<int>(D.Kind)]
+          << D.Callee->getNameAsString() << What[static_cast<int>(D.Kind)]
           << D.Parameter->getName() << D.Condition->getSourceRange();
       if (D.Argument)
         Check.diag(D.Argument->getBeginLoc(),

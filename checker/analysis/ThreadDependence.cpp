@@ -148,6 +148,19 @@ bool loopRunsAtLeastOnce(const Stmt *Loop, const ASTContext &Context) {
 
 namespace {
 
+/// The value a shuffle moves between lanes (`__shfl_sync(mask, v, lane)`,
+/// `tile.shfl(v, lane)`), or null if \p CE is no shuffle.
+const Expr *shuffledValue(const CallExpr *CE, const CallModel &Model) {
+  llvm::StringRef Name = Model.Name;
+  if (Name.starts_with("__shfl") && Name.ends_with("_sync") &&
+      CE->getNumArgs() >= 2)
+    return CE->getArg(1);
+  if (isa<CXXMemberCallExpr>(CE) && Name.contains("::shfl") &&
+      CE->getNumArgs() >= 1)
+    return CE->getArg(0);
+  return nullptr;
+}
+
 DepSet builtinIndexDeps(BuiltinIndexKind Kind) {
   switch (Kind) {
   case BuiltinIndexKind::ThreadIdx:
@@ -764,6 +777,12 @@ DepSet DependenceBuilder::callDeps(const CallExpr *CE, const State &S) {
   if (Model.UniformResult)
     return (Model.BlockDependentResult ? dep::Block : 0) |
            (Model.ClusterDependentResult ? dep::Cluster : 0);
+  if (const Expr *Shuffled = shuffledValue(CE, Model)) {
+    // Every lane gets some lane's value: one value in all lanes stays one.
+    DepSet Value = valueDeps(Shuffled, S);
+    if (!(Value & dep::Thread))
+      return Value;
+  }
   if (Model.ThreadDependentResult)
     return dep::Thread;
   CallShape Shape = getCallShape(CE);

@@ -287,11 +287,24 @@ __global__ void sharedFlagAfterBarrier(const float *a) {
 }
 
 __global__ void shuffleResult(const float *a) {
-  float v = __shfl_down_sync(0xffffffff, a[0], 1);
+  float v = __shfl_down_sync(0xffffffff, a[threadIdx.x], 1);
   if (v > 0)
     __syncthreads();
   // CHECK-NOTES: :[[@LINE-1]]:5: warning: barrier '__syncthreads' may be reached by only some threads of the block [cuda-divergent-barrier]
   // CHECK-NOTES: :[[@LINE-3]]:7: note: threads of a block may disagree on this condition: it depends on the result of '__shfl_down_sync' through 'v'
+  __syncthreads();
+}
+
+// A shuffle of a value that is the same in every lane returns that value:
+// the broadcast helpers of real code (`warp_uniform(x)`) keep it uniform.
+__device__ int warpUniform(int x) { return __shfl_sync(0xffffffff, x, 0); }
+
+__global__ void shuffleOfUniformValue(const float *a, int n) {
+  int count = warpUniform(n);
+  if (count > 0)
+    __syncthreads();
+  if (__shfl_down_sync(0xffffffff, a[0], 1) > 0)
+    __syncthreads();
   __syncthreads();
 }
 
