@@ -44,17 +44,44 @@ public:
     Slowest.report("cuda-divergent-barrier");
   }
 
+  void handleUnwrittenSharedRead(const UnwrittenSharedRead &R) override {
+    Check.diag(R.Read->getBeginLoc(),
+               "after the barrier every thread reads elements of '%0' that "
+               "threads which left the kernel early may never have written")
+        << R.Variable->getName() << R.Read->getSourceRange();
+    if (R.ExitCondition)
+      Check.diag(R.ExitCondition->getBeginLoc(),
+                 "threads of a block may disagree on this condition, and the "
+                 "threads on the side that leaves the kernel skip the write: "
+                 "it depends on %0",
+                 DiagnosticIDs::Note)
+          << R.Reason << R.ExitCondition->getSourceRange();
+    Check.diag(R.Write->getBeginLoc(),
+               "each thread that stays writes only its own element of '%0' "
+               "here",
+               DiagnosticIDs::Note)
+        << R.Variable->getName() << R.Write->getSourceRange();
+  }
+
   void report(const DivergentBarrier &D) {
+    llvm::StringRef Scope = scopeName(D.Scope);
     if (D.Callee)
       Check.diag(D.Site->getBeginLoc(),
                  "call to '%0' reaches barrier '%1', which may be reached by "
-                 "only some threads of the block")
-          << D.Callee->getName() << D.BarrierName << D.Site->getSourceRange();
+                 "only some threads of the %2")
+          << D.Callee->getNameAsString() << D.BarrierName << Scope
+          << D.Site->getSourceRange();
     else
       Check.diag(D.Site->getBeginLoc(),
-                 "barrier '%0' may be reached by only some threads of the "
-                 "block")
-          << D.BarrierName << D.Site->getSourceRange();
+                 "barrier '%0' may be reached by only some threads of the %1")
+          << D.BarrierName << Scope << D.Site->getSourceRange();
+    // Who may disagree: threads of one block, or blocks of the cluster or
+    // grid the barrier waits for.
+    std::string Disagreeing = D.AcrossBlocks
+                                  ? ("blocks of a " + Scope).str()
+                                  : std::string("threads of a block");
+    if (D.AcrossBlocks && D.Scope == BarrierScope::Grid)
+      Disagreeing = "blocks of the grid";
 
     static const char *const What[] = {"condition", "loop condition",
                                        "switch condition"};
@@ -63,21 +90,21 @@ public:
                  "whether '%0' reaches the barrier depends on this %1, which "
                  "depends on parameter '%2'",
                  DiagnosticIDs::Note)
-          << D.Callee->getName() << What[static_cast<int>(D.Kind)]
+          << D.Callee->getNameAsString() << What[static_cast<int>(D.Kind)]
           << D.Parameter->getName() << D.Condition->getSourceRange();
       if (D.Argument)
         Check.diag(D.Argument->getBeginLoc(),
-                   "the argument for '%0' differs between threads: it "
-                   "depends on %1",
+                   "the argument for '%0' differs between %1: it depends on "
+                   "%2",
                    DiagnosticIDs::Note)
-            << D.Parameter->getName() << D.Reason
+            << D.Parameter->getName()
+            << (D.AcrossBlocks ? "blocks" : "threads") << D.Reason
             << D.Argument->getSourceRange();
     } else if (D.Condition) {
       Check.diag(D.Condition->getBeginLoc(),
-                 "threads of a block may disagree on this %0: it depends on "
-                 "%1",
+                 "%0 may disagree on this %1: it depends on %2",
                  DiagnosticIDs::Note)
-          << What[static_cast<int>(D.Kind)] << D.Reason
+          << Disagreeing << What[static_cast<int>(D.Kind)] << D.Reason
           << D.Condition->getSourceRange();
     }
     if (D.Callee)

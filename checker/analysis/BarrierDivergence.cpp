@@ -1,6 +1,8 @@
 //===--- BarrierDivergence.cpp - Barriers under divergent control ---------===//
 
 #include "analysis/BarrierDivergence.h"
+#include "analysis/CudaModel.h"
+#include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
 
 namespace clang::cuda_tidy {
@@ -18,6 +20,75 @@ ConditionKind kindOf(const CFGBlock *C) {
   return ConditionKind::Branch;
 }
 
+/// What an expression's value may depend on, from the variables' dependence
+/// over the whole function: enough to tell "the same in every thread" from
+/// "may differ" for an index.
+DepSet expressionDeps(const Expr *E, const FunctionDependence &Deps) {
+  if (!E)
+    return 0;
+  E = E->IgnoreParenImpCasts();
+  if (auto Kind = getBuiltinIndexRef(E, nullptr))
+    return *Kind == BuiltinIndexKind::ThreadIdx ? dep::Thread : 0;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    return VD && VD->hasLocalStorage() ? Deps.getVariableDeps(VD) : 0;
+  }
+  if (const auto *CE = dyn_cast<CallExpr>(E)) {
+    CallModel Model = classifyCall(CE);
+    if (Model.ThreadDependentResult)
+      return dep::Thread;
+    if (!Model.Modelled && !Model.UniformResult)
+      return dep::Thread; // Not followed here: assume it may differ.
+  }
+  DepSet Result = 0;
+  for (const Stmt *Child : E->children())
+    if (const auto *ChildExpr = dyn_cast_or_null<Expr>(Child))
+      Result |= expressionDeps(ChildExpr, Deps);
+  return Result;
+}
+
+/// The `__shared__` variable \p E subscripts (`s[i]`, `s[i][j]`), with the
+/// dependence of all its indices.
+const VarDecl *sharedSubscript(const Expr *E, const FunctionDependence &Deps,
+                               DepSet &IndexDeps) {
+  IndexDeps = 0;
+  const auto *ASE = dyn_cast<ArraySubscriptExpr>(E->IgnoreParens());
+  if (!ASE)
+    return nullptr;
+  while (ASE) {
+    IndexDeps |= expressionDeps(ASE->getIdx(), Deps);
+    E = ASE->getBase()->IgnoreParenImpCasts();
+    ASE = dyn_cast<ArraySubscriptExpr>(E);
+  }
+  const auto *DRE = dyn_cast<DeclRefExpr>(E);
+  const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  return VD && VD->hasAttr<CUDASharedAttr>() ? VD : nullptr;
+}
+
+/// The shared subscripts in \p S that are stored to by assignment, and
+/// those read.
+void collectSharedSubscripts(const Stmt *S,
+                             llvm::SmallVectorImpl<const Expr *> &Stores,
+                             llvm::SmallVectorImpl<const Expr *> &Loads) {
+  if (!S)
+    return;
+  if (const auto *BO = dyn_cast<BinaryOperator>(S);
+      BO && BO->getOpcode() == BO_Assign &&
+      isa<ArraySubscriptExpr>(BO->getLHS()->IgnoreParens())) {
+    Stores.push_back(BO->getLHS()->IgnoreParens());
+    collectSharedSubscripts(BO->getRHS(), Stores, Loads);
+    return;
+  }
+  if (const auto *Cast = dyn_cast<ImplicitCastExpr>(S);
+      Cast && Cast->getCastKind() == CK_LValueToRValue &&
+      isa<ArraySubscriptExpr>(Cast->getSubExpr()->IgnoreParens())) {
+    Loads.push_back(Cast->getSubExpr()->IgnoreParens());
+    return;
+  }
+  for (const Stmt *Child : S->children())
+    collectSharedSubscripts(Child, Stores, Loads);
+}
+
 const ParmVarDecl *parameterOfBit(const FunctionDecl *FD, unsigned Bit) {
   if (Bit < dep::FirstParamBit)
     return nullptr;
@@ -26,6 +97,71 @@ const ParmVarDecl *parameterOfBit(const FunctionDecl *FD, unsigned Bit) {
 }
 
 } // namespace
+
+void BarrierDivergenceAnalysis::findUnwrittenReads(
+    const FunctionDependence &Deps, const BarrierSite &Site) {
+  const CFGBlock *Exiting = nullptr;
+  for (const CFGBlock *C : Deps.getControlClosure(Site.Block))
+    if ((Deps.getConditionDeps(C) & dep::Thread) &&
+        Deps.isEarlyReturn(C, Site.Block)) {
+      Exiting = C;
+      break;
+    }
+  if (!Exiting)
+    return;
+
+  // Statements before the barrier (on the way from the exit's branch) and
+  // after it. Within the barrier's block, the order of its elements.
+  llvm::SmallVector<const Expr *, 8> StoresBefore, LoadsAfter, Unused;
+  for (const CFGBlock *B : Deps.getCFG()) {
+    bool SameBlock = B == Site.Block;
+    bool Before = SameBlock || (Deps.reaches(B, Site.Block) &&
+                                llvm::is_contained(Deps.getControlClosure(B),
+                                                   Exiting));
+    bool After = SameBlock || Deps.reaches(Site.Block, B);
+    bool PastBarrier = false;
+    for (const CFGElement &E : *B) {
+      auto CS = E.getAs<CFGStmt>();
+      if (!CS)
+        continue;
+      if (CS->getStmt() == Site.Call) {
+        PastBarrier = true;
+        continue;
+      }
+      // Every subexpression is an element too: look at full statements.
+      if (isa<Expr>(CS->getStmt()) && !isa<BinaryOperator>(CS->getStmt()) &&
+          !isa<ExprWithCleanups>(CS->getStmt()))
+        continue;
+      if (Before && !(SameBlock && PastBarrier))
+        collectSharedSubscripts(CS->getStmt(), StoresBefore, Unused);
+      if (After && !(SameBlock && !PastBarrier))
+        collectSharedSubscripts(CS->getStmt(), Unused, LoadsAfter);
+    }
+  }
+  for (const Expr *Load : LoadsAfter) {
+    DepSet LoadIndex = 0;
+    const VarDecl *Var = sharedSubscript(Load, Deps, LoadIndex);
+    if (!Var || (LoadIndex & dep::Thread))
+      continue;
+    for (const Expr *Store : StoresBefore) {
+      DepSet StoreIndex = 0;
+      if (sharedSubscript(Store, Deps, StoreIndex) != Var ||
+          !(StoreIndex & dep::Thread))
+        continue;
+      UnwrittenSharedRead Report;
+      Report.Function = Deps.getFunction();
+      Report.Variable = Var;
+      Report.Read = Load;
+      Report.Write = Store;
+      Report.ExitCondition =
+          dyn_cast_or_null<Expr>(Exiting->getTerminatorCondition());
+      Report.Reason = Deps.getConditionWitness(Exiting).render();
+      Report.Barrier = Site.Call;
+      Handler.handleUnwrittenSharedRead(Report);
+      return; // One report a barrier is enough to see the fault.
+    }
+  }
+}
 
 void BarrierDivergenceAnalysis::analyze(const FunctionDecl *FD) {
   summarize(FD);
@@ -68,15 +204,19 @@ BarrierDivergenceAnalysis::summarize(const FunctionDecl *FD) {
     Report.Callee = Site.Callee;
     Report.Barrier = Site.Barrier;
     Report.BarrierName = Site.BarrierName;
+    Report.Scope = Site.Scope;
+    const DepSet Divergent = dep::divergentFor(Site.Scope);
     bool Reported = false;
+    if (Deps->isKernel() && !Dependence.getOptions().ExitedThreadsHoldBarriers)
+      findUnwrittenReads(*Deps, Site);
 
-    // Blame the nearest branch whose condition depends on the thread by
-    // itself; one that is thread-dependent only because it was computed
-    // under another such branch is the weaker explanation.
-    auto Controls = Deps->getDependentControl(Site.Block);
+    // Blame the nearest branch whose condition differs by itself; one that
+    // differs only because it was computed under another such branch is the
+    // weaker explanation.
+    auto Controls = Deps->getDependentControl(Site.Block, Site.Scope);
     const CFGBlock *Blamed = nullptr;
     for (const CFGBlock *C : Controls)
-      if ((Deps->getConditionDeps(C) & dep::Thread) &&
+      if ((Deps->getConditionDeps(C) & Divergent) &&
           (!Blamed || (Deps->getConditionWitness(Blamed).ViaControl &&
                        !Deps->getConditionWitness(C).ViaControl)))
         Blamed = C;
@@ -88,15 +228,18 @@ BarrierDivergenceAnalysis::summarize(const FunctionDecl *FD) {
         Report.Condition = Condition;
         Report.Kind = kindOf(C);
         Report.Reason = Deps->getConditionWitness(C).render();
-        Report.ThroughEarlyReturn =
-            !Deps->isKernel() && Deps->isEarlyReturn(C, Site.Block);
+        Report.AcrossBlocks = Deps->getConditionWitness(C).AcrossBlocks;
+        // A grid barrier waits for exited threads too.
+        Report.ThroughEarlyReturn = Site.Scope != BarrierScope::Grid &&
+                                    !Deps->isKernel() &&
+                                    Deps->isEarlyReturn(C, Site.Block);
         Handler.handleDivergentBarrier(Report);
         Reported = true;
       }
       for (unsigned Bit = 1; Bit < 64; ++Bit)
-        if (Conditions & (DepSet(1) << Bit))
+        if (Conditions & ~dep::Scopes & (DepSet(1) << Bit))
           Record(Bit, {Condition, kindOf(C), Site.Barrier, Site.BarrierName,
-                       parameterOfBit(FD, Bit)});
+                       Site.Scope, parameterOfBit(FD, Bit)});
     }
 
     if (!Site.Callee)
@@ -116,9 +259,12 @@ BarrierDivergenceAnalysis::summarize(const FunctionDecl *FD) {
         continue;
       const ParameterCondition &Inner = Found->second;
       DepSet Here = instantiate(DepSet(1) << Bit, Args, Object);
-      if ((Here & dep::Thread) && !Reported) {
+      if ((Here & dep::divergentFor(Inner.Scope)) && !Reported) {
         Report.Condition = Inner.Condition;
         Report.Kind = Inner.Kind;
+        Report.Barrier = Inner.Barrier;
+        Report.BarrierName = Inner.BarrierName;
+        Report.Scope = Inner.Scope;
         Report.Parameter = parameterOfBit(Site.Callee, Bit);
         if (Report.Parameter) {
           unsigned Index = Report.Parameter->getFunctionScopeIndex();
@@ -128,7 +274,9 @@ BarrierDivergenceAnalysis::summarize(const FunctionDecl *FD) {
                                : 0;
           if (First + Index < Call->getNumArgs())
             Report.Argument = Call->getArg(First + Index);
-          Report.Reason = Deps->getArgumentWitness(Call, Index).render();
+          ThreadWitness Witness = Deps->getArgumentWitness(Call, Index);
+          Report.Reason = Witness.render();
+          Report.AcrossBlocks = Witness.AcrossBlocks;
         } else {
           Report.Reason = "the object it is called on";
         }
@@ -136,9 +284,10 @@ BarrierDivergenceAnalysis::summarize(const FunctionDecl *FD) {
         Reported = true;
       }
       for (unsigned OuterBit = 1; OuterBit < 64; ++OuterBit)
-        if (Here & (DepSet(1) << OuterBit))
-          Record(OuterBit, {Inner.Condition, Inner.Kind, Inner.Barrier,
-                            Inner.BarrierName, parameterOfBit(FD, OuterBit)});
+        if (Here & ~dep::Scopes & (DepSet(1) << OuterBit))
+          Record(OuterBit,
+                 {Inner.Condition, Inner.Kind, Inner.Barrier, Inner.BarrierName,
+                  Inner.Scope, parameterOfBit(FD, OuterBit)});
     }
   }
   return &Result;

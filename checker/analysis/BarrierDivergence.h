@@ -1,10 +1,13 @@
 //===--- BarrierDivergence.h - Barriers under divergent control -*- C++ -*-===//
 //
-// Decides which block-wide barriers some threads of a block may reach while
-// others do not. A barrier site (a barrier call, or a call to a function
-// that reaches one) is divergent when a branch that decides whether it runs
-// has a thread-dependent condition, in the function itself or, through a
-// parameter, in a callee whose argument is thread-dependent at the call.
+// Decides which barriers some of the threads that must meet at them may
+// reach while others do not. A barrier site (a barrier call, or a call to a
+// function that reaches one) is divergent when a branch that decides whether
+// it runs has a condition that may differ between those threads, in the
+// function itself or, through a parameter, in a callee whose argument may
+// differ at the call. For a barrier of the block that means a
+// thread-dependent condition; for one of a cluster or of the grid, also a
+// condition that may differ between blocks (see ThreadDependence.h).
 // Reports go to a handler; nothing here prints.
 //
 //===----------------------------------------------------------------------===//
@@ -31,6 +34,11 @@ struct DivergentBarrier {
   /// The barrier (inside Callee, or deeper, when Callee is set).
   const CallExpr *Barrier = nullptr;
   std::string BarrierName;
+  /// Which threads must all reach Barrier.
+  BarrierScope Scope = BarrierScope::Block;
+  /// The condition (or argument) is uniform in each block but may differ
+  /// between blocks; Reason then names what makes blocks differ.
+  bool AcrossBlocks = false;
   /// The thread-dependent condition that decides whether Site runs. When
   /// Parameter is set, the condition is inside the callee and depends on
   /// that parameter.
@@ -48,10 +56,31 @@ struct DivergentBarrier {
   bool ThroughEarlyReturn = false;
 };
 
+/// A read after a barrier that the threads which stayed make of a shared
+/// element that only threads which left the kernel early would have
+/// written. The early exit itself is correct on sm_70 and later (the barrier
+/// is not divergent); what is wrong is the read. Decided syntactically for
+/// one shape: every thread writes its own element (the index depends on the
+/// thread) before the barrier, and after it reads elements at indices that
+/// are the same in every thread (a loop over the array), so each thread
+/// reads the elements of the threads that left.
+struct UnwrittenSharedRead {
+  const FunctionDecl *Function = nullptr;
+  const VarDecl *Variable = nullptr;
+  const Expr *Read = nullptr;
+  const Expr *Write = nullptr;
+  /// The thread-dependent condition under which threads leave, and why it
+  /// is thread-dependent.
+  const Expr *ExitCondition = nullptr;
+  std::string Reason;
+  const CallExpr *Barrier = nullptr;
+};
+
 class BarrierDivergenceHandler {
 public:
   virtual ~BarrierDivergenceHandler();
   virtual void handleDivergentBarrier(const DivergentBarrier &D) = 0;
+  virtual void handleUnwrittenSharedRead(const UnwrittenSharedRead &R) = 0;
 };
 
 class BarrierDivergenceAnalysis {
@@ -75,6 +104,7 @@ private:
     ConditionKind Kind = ConditionKind::Branch;
     const CallExpr *Barrier = nullptr;
     std::string BarrierName;
+    BarrierScope Scope = BarrierScope::Block;
     const ParmVarDecl *Parameter = nullptr;
   };
   struct Summary {
@@ -85,6 +115,10 @@ private:
   };
 
   const Summary *summarize(const FunctionDecl *FD);
+  /// Reports the reads of UnwrittenSharedRead around \p Site, a barrier of
+  /// a kernel that early exits were forgiven.
+  void findUnwrittenReads(const FunctionDependence &Deps,
+                          const BarrierSite &Site);
 
   ThreadDependenceAnalysis &Dependence;
   BarrierDivergenceHandler &Handler;

@@ -63,13 +63,54 @@ bool isBlockWideGroupType(QualType T) {
   return isBlockWideGroup(T.getNonReferenceType()->getAsCXXRecordDecl());
 }
 
+namespace {
+
+std::optional<BarrierScope> recordBarrierScope(const CXXRecordDecl *RD) {
+  if (!RD || !RD->getIdentifier() || !isInCooperativeGroups(RD))
+    return std::nullopt;
+  return llvm::StringSwitch<std::optional<BarrierScope>>(RD->getName())
+      .Case("thread_block", BarrierScope::Block)
+      .Case("cluster_group", BarrierScope::Cluster)
+      .Case("grid_group", BarrierScope::Grid)
+      .Default(std::nullopt);
+}
+
+} // namespace
+
+std::optional<BarrierScope> getGroupBarrierScope(QualType T) {
+  return recordBarrierScope(T.getNonReferenceType()->getAsCXXRecordDecl());
+}
+
+llvm::StringRef scopeName(BarrierScope Scope) {
+  switch (Scope) {
+  case BarrierScope::Block:
+    return "block";
+  case BarrierScope::Cluster:
+    return "cluster";
+  case BarrierScope::Grid:
+    return "grid";
+  }
+  llvm_unreachable("unknown barrier scope");
+}
+
 bool asmReadsThreadRegister(llvm::StringRef AsmString) {
   for (llvm::StringRef Needle :
-       {"%laneid", "%tid", "%warpid", "%clock", "%globaltimer", "%smid",
-        "%lanemask", "shfl.", "vote.", "atom.", "match.", "redux."})
+       {"%laneid", "%tid", "%warpid", "%clock", "%globaltimer", "%lanemask", "shfl.", "vote.", "atom.", "match.", "redux."})
     if (AsmString.contains(Needle))
       return true;
   return false;
+}
+
+bool asmReadsBlockRegister(llvm::StringRef AsmString) {
+  for (llvm::StringRef Needle :
+       {"%ctaid", "%smid", "%cluster_ctaid", "%cluster_ctarank"})
+    if (AsmString.contains(Needle))
+      return true;
+  return false;
+}
+
+bool asmReadsClusterRegister(llvm::StringRef AsmString) {
+  return AsmString.contains("%clusterid");
 }
 
 namespace {
@@ -125,9 +166,11 @@ CallModel classifyCooperativeGroupsCall(const FunctionDecl *FD,
   if (const auto *MD = dyn_cast<CXXMethodDecl>(FD)) {
     const CXXRecordDecl *Group = MD->getParent();
     M.Name = (Group->getName() + "::" + Name).str();
-    if ((Name == "sync" || Name == "barrier_wait") && isBlockWideGroup(Group))
+    std::optional<BarrierScope> Scope = recordBarrierScope(Group);
+    if ((Name == "sync" || Name == "barrier_wait") && Scope) {
       M.IsBlockBarrier = true;
-    else if (Name == "sync" ||
+      M.Scope = *Scope;
+    } else if (Name == "sync" ||
              isOneOf(Name, {"shfl", "shfl_down", "shfl_up", "shfl_xor",
                             "ballot", "any", "all", "match_any", "match_all"}))
       M.IsWarpSync = true;
@@ -137,23 +180,32 @@ CallModel classifyCooperativeGroupsCall(const FunctionDecl *FD,
                        "all", "match_any", "match_all"});
     M.UniformResult = isOneOf(
         Name, {"size", "num_threads", "group_dim", "dim_threads", "group_index",
-               "meta_group_size", "block_index", "dim_blocks", "num_blocks"});
+               "meta_group_size", "block_index", "dim_blocks", "num_blocks",
+               "block_rank", "cluster_index", "cluster_rank", "dim_clusters",
+               "num_clusters"});
+    // A block's place in the grid or in its cluster; a cluster's in the grid.
+    M.BlockDependentResult =
+        isOneOf(Name, {"group_index", "block_index", "block_rank"});
+    M.ClusterDependentResult = isOneOf(Name, {"cluster_index", "cluster_rank"});
     return M;
   }
   M.Name = ("cooperative_groups::" + Name).str();
   if (Name == "sync" && CE->getNumArgs() == 1) {
-    if (isBlockWideGroupType(CE->getArg(0)->getType()))
+    if (auto Scope = getGroupBarrierScope(CE->getArg(0)->getType())) {
       M.IsBlockBarrier = true;
-    else
+      M.Scope = *Scope;
+    } else {
       M.IsWarpSync = true;
+    }
   }
   if (Name == "reduce" || Name == "inclusive_scan" || Name == "exclusive_scan")
     M.IsWarpSync = true;
   M.ThreadDependentResult = isOneOf(
       Name, {"thread_rank", "reduce", "inclusive_scan", "exclusive_scan",
              "coalesced_threads", "labeled_partition", "binary_partition"});
-  M.UniformResult = isOneOf(
-      Name, {"this_thread_block", "this_grid", "group_size", "num_threads"});
+  M.UniformResult =
+      isOneOf(Name, {"this_thread_block", "this_grid", "this_cluster",
+                     "group_size", "num_threads"});
   return M;
 }
 
@@ -191,8 +243,28 @@ CallModel classifyCall(const CallExpr *CE) {
   if (Name == "__syncthreads_count" || Name == "__syncthreads_and" ||
       Name == "__syncthreads_or" || Name == "__nvvm_bar0_popc" ||
       Name == "__nvvm_bar0_and" || Name == "__nvvm_bar0_or") {
-    // Every thread of the block gets the same answer.
+    // Every thread of the block gets the same answer; other blocks may not.
     M.Modelled = M.IsBlockBarrier = M.UniformResult = true;
+    M.BlockDependentResult = true;
+    return M;
+  }
+  if (Name == "__cluster_barrier_wait") {
+    M.Modelled = M.IsBlockBarrier = true;
+    M.Scope = BarrierScope::Cluster;
+    return M;
+  }
+  if (Name == "__cluster_barrier_arrive" ||
+      Name == "__cluster_barrier_arrive_relaxed") {
+    M.Modelled = true;
+    return M;
+  }
+  if (Name == "__clusterRelativeBlockIdx" ||
+      Name == "__clusterRelativeBlockRank") {
+    M.Modelled = M.UniformResult = M.BlockDependentResult = true;
+    return M;
+  }
+  if (Name == "__clusterIdx") {
+    M.Modelled = M.UniformResult = M.ClusterDependentResult = true;
     return M;
   }
   if (isThreadDependentFunction(Name)) {

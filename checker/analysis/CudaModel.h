@@ -34,10 +34,18 @@ std::optional<BuiltinIndexKind> getBuiltinIndexKind(const VarDecl *VD);
 std::optional<BuiltinIndexKind> getBuiltinIndexRef(const Expr *E,
                                                    std::string *Spelling);
 
+/// Which threads must all reach a barrier: those of one block (for
+/// `__syncthreads()`), of one cluster (`cluster_group::sync()`), or of the
+/// whole grid (`grid_group::sync()`). A wider barrier also orders the threads
+/// of each block.
+enum class BarrierScope { Block, Cluster, Grid };
+
 /// What a call means to the analyses.
 struct CallModel {
-  /// A block-wide barrier: every thread of the block must reach it.
+  /// A barrier that every thread of the block must reach (and, for a wider
+  /// Scope, every thread of the cluster or grid).
   bool IsBlockBarrier = false;
+  BarrierScope Scope = BarrierScope::Block;
   /// Orders the threads of a warp or a tile of one: `__syncwarp`, the
   /// `_sync` shuffles and votes, a tile's sync().
   bool IsWarpSync = false;
@@ -46,6 +54,11 @@ struct CallModel {
   /// The result is the same in every thread of the block whatever the
   /// arguments are (`__syncthreads_or`, a block's size).
   bool UniformResult = false;
+  /// The result may differ between blocks of one cluster (a block's rank in
+  /// the grid or the cluster, `__syncthreads_or`), or between clusters
+  /// (a cluster's rank). Either may hold with UniformResult.
+  bool BlockDependentResult = false;
+  bool ClusterDependentResult = false;
   /// The callee is part of an API modelled here by name; its body, if any,
   /// must not be analysed (cooperative groups' internals, for example).
   bool Modelled = false;
@@ -63,12 +76,30 @@ CallModel classifyCall(const CallExpr *CE);
 bool isBlockWideGroupType(QualType T);
 bool isBlockWideGroup(const CXXRecordDecl *RD);
 
+/// The scope of the barrier of a group type's sync(): Block for a
+/// `thread_block`, Cluster for a `cluster_group`, Grid for a `grid_group`;
+/// none for tiles and other groups.
+std::optional<BarrierScope> getGroupBarrierScope(QualType T);
+
+/// How a diagnostic names the threads a barrier of \p Scope waits for
+/// ("block", "cluster", "grid").
+llvm::StringRef scopeName(BarrierScope Scope);
+
 /// True if \p D is declared inside namespace cooperative_groups.
 bool isInCooperativeGroups(const Decl *D);
 
 /// True if an inline asm string reads a per-thread special register
-/// (%laneid, %tid, %clock, ...).
+/// (%laneid, %tid, %clock, ...). `%smid` is not one: a block runs on one SM.
 bool asmReadsThreadRegister(llvm::StringRef AsmString);
+
+/// True if an inline asm string reads a register that is the same in every
+/// thread of a block but may differ between blocks of a cluster (%ctaid,
+/// %smid, %cluster_ctarank, ...).
+bool asmReadsBlockRegister(llvm::StringRef AsmString);
+
+/// True if an inline asm string reads a register that may differ between
+/// clusters (%clusterid).
+bool asmReadsClusterRegister(llvm::StringRef AsmString);
 
 } // namespace clang::cuda_tidy
 

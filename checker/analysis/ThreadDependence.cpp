@@ -13,6 +13,7 @@
 #include "clang/AST/StmtCXX.h"
 #include "clang/Analysis/Analyses/Dominators.h"
 #include "clang/Analysis/FlowSensitive/DataflowWorklist.h"
+#include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/SetVector.h"
 #include <deque>
@@ -35,7 +36,7 @@ std::string ThreadWitness::render() const {
 
 DepSet instantiate(DepSet Callee, llvm::ArrayRef<DepSet> ArgDeps,
                    DepSet ObjectDeps) {
-  DepSet Result = Callee & dep::Thread;
+  DepSet Result = Callee & dep::Scopes;
   if (Callee & dep::Object)
     Result |= ObjectDeps;
   for (unsigned I = 0; I < ArgDeps.size(); ++I)
@@ -46,16 +47,154 @@ DepSet instantiate(DepSet Callee, llvm::ArrayRef<DepSet> ArgDeps,
 
 namespace {
 
-bool isLoopStmt(const Stmt *S) {
-  return S && (isa<ForStmt>(S) || isa<WhileStmt>(S) || isa<DoStmt>(S) ||
-               isa<CXXForRangeStmt>(S));
+/// The variable \p E names, through parentheses and implicit casts.
+const VarDecl *namedVariable(const Expr *E) {
+  const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+  return DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
 }
 
-bool endsWithReturn(const CFGBlock *B) {
-  for (auto It = B->rbegin(), End = B->rend(); It != End; ++It)
-    if (auto CS = It->getAs<CFGStmt>())
-      return isa<ReturnStmt>(CS->getStmt());
-  return false;
+std::optional<llvm::APSInt> constantValue(const Expr *E,
+                                          const ASTContext &Context) {
+  Expr::EvalResult Result;
+  if (!E || E->isValueDependent() ||
+      !E->EvaluateAsInt(Result, Context) || !Result.Val.isInt())
+    return std::nullopt;
+  return Result.Val.getInt();
+}
+
+/// The variable a `for` init sets and the constant it sets it to.
+std::optional<std::pair<const VarDecl *, llvm::APSInt>>
+initialValue(const Stmt *Init, const ASTContext &Context) {
+  if (const auto *DS = dyn_cast_or_null<DeclStmt>(Init)) {
+    const auto *VD = DS->isSingleDecl()
+                         ? dyn_cast<VarDecl>(DS->getSingleDecl())
+                         : nullptr;
+    if (VD && VD->getInit())
+      if (auto Value = constantValue(VD->getInit(), Context))
+        return std::make_pair(VD, *Value);
+    return std::nullopt;
+  }
+  if (const auto *BO = dyn_cast_or_null<BinaryOperator>(Init);
+      BO && BO->getOpcode() == BO_Assign)
+    if (const VarDecl *VD = namedVariable(BO->getLHS()))
+      if (auto Value = constantValue(BO->getRHS(), Context))
+        return std::make_pair(VD, *Value);
+  return std::nullopt;
+}
+
+} // namespace
+
+bool loopRunsAtLeastOnce(const Stmt *Loop, const ASTContext &Context) {
+  if (isa_and_nonnull<DoStmt>(Loop))
+    return true;
+  const Expr *Cond = nullptr;
+  const Stmt *Init = nullptr;
+  if (const auto *FS = dyn_cast_or_null<ForStmt>(Loop)) {
+    Cond = FS->getCond();
+    Init = FS->getInit();
+    if (!Cond)
+      return true; // for (;;)
+  } else if (const auto *WS = dyn_cast_or_null<WhileStmt>(Loop)) {
+    Cond = WS->getCond();
+  } else {
+    return false;
+  }
+  if (!Cond || Cond->isValueDependent())
+    return false;
+  bool Always = false;
+  if (Cond->EvaluateAsBooleanCondition(Always, Context))
+    return Always;
+  const auto *Compare = dyn_cast<BinaryOperator>(Cond->IgnoreParenImpCasts());
+  auto Start = initialValue(Init, Context);
+  if (!Compare || !Compare->isComparisonOp() || !Start)
+    return false;
+  const auto &[Counter, First] = *Start;
+  bool CounterOnLeft = namedVariable(Compare->getLHS()) == Counter;
+  if (!CounterOnLeft && namedVariable(Compare->getRHS()) != Counter)
+    return false;
+  auto Bound = constantValue(
+      CounterOnLeft ? Compare->getRHS() : Compare->getLHS(), Context);
+  if (!Bound)
+    return false;
+  // Compare as the condition does, in the type both sides convert to.
+  QualType Type = Compare->getLHS()->getType();
+  unsigned Width = std::max(
+      {First.getBitWidth(), Bound->getBitWidth(), 64u});
+  llvm::APSInt L = First.extend(Width), R = Bound->extend(Width);
+  if (!CounterOnLeft)
+    std::swap(L, R);
+  bool Unsigned = Type->isUnsignedIntegerType();
+  L.setIsUnsigned(Unsigned);
+  R.setIsUnsigned(Unsigned);
+  if (Unsigned && (First.isNegative() || Bound->isNegative()))
+    return false;
+  switch (Compare->getOpcode()) {
+  case BO_LT:
+    return L < R;
+  case BO_LE:
+    return L <= R;
+  case BO_GT:
+    return L > R;
+  case BO_GE:
+    return L >= R;
+  case BO_NE:
+    return L != R;
+  case BO_EQ:
+    return L == R;
+  default:
+    return false;
+  }
+}
+
+namespace {
+
+/// The value a shuffle moves between lanes (`__shfl_sync(mask, v, lane)`,
+/// `tile.shfl(v, lane)`), or null if \p CE is no shuffle.
+const Expr *shuffledValue(const CallExpr *CE, const CallModel &Model) {
+  llvm::StringRef Name = Model.Name;
+  if (Name.starts_with("__shfl") && Name.ends_with("_sync") &&
+      CE->getNumArgs() >= 2)
+    return CE->getArg(1);
+  if (isa<CXXMemberCallExpr>(CE) && Name.contains("::shfl") &&
+      CE->getNumArgs() >= 1)
+    return CE->getArg(0);
+  return nullptr;
+}
+
+DepSet builtinIndexDeps(BuiltinIndexKind Kind) {
+  switch (Kind) {
+  case BuiltinIndexKind::ThreadIdx:
+    return dep::Thread;
+  case BuiltinIndexKind::BlockIdx:
+    return dep::Block;
+  default:
+    return 0;
+  }
+}
+
+/// The bits a witness explains: the thread when the value differs between
+/// threads, else what makes it differ between blocks or clusters.
+DepSet witnessBits(DepSet Deps) {
+  return Deps & dep::Thread ? dep::Thread : Deps & (dep::Block | dep::Cluster);
+}
+
+bool isSharedVariable(const VarDecl *VD) {
+  return VD && VD->hasAttr<CUDASharedAttr>();
+}
+
+/// The variable an lvalue such as `s[i].x` or `flag` names, if any.
+const VarDecl *rootVariable(const Expr *E) {
+  while (true) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(E))
+      E = ASE->getBase();
+    else if (const auto *ME = dyn_cast<MemberExpr>(E); ME && !ME->isArrow())
+      E = ME->getBase();
+    else
+      break;
+  }
+  const auto *DRE = dyn_cast<DeclRefExpr>(E);
+  return DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
 }
 
 /// The arguments of \p CE that correspond to the callee's parameters, and the
@@ -127,6 +266,7 @@ struct FunctionDependence::ControlInfo {
       Closure;
   llvm::DenseMap<std::pair<const CFGBlock *, const CFGBlock *>, bool> EarlyExit;
   llvm::DenseMap<const CFGBlock *, bool> ExitRegion;
+  llvm::DenseMap<const CFGBlock *, bool> Observable;
   llvm::BitVector BarrierBlocks;
 
   llvm::BitVector reachableFrom(const CFGBlock *From,
@@ -176,28 +316,73 @@ struct FunctionDependence::ControlInfo {
     return Closure[B] = std::move(Order);
   }
 
-  /// True if every path from \p S leaves the function through an explicit
-  /// `return`, reaches no barrier on the way, and cannot loop forever.
+  /// Whether the statements of \p B can be seen by other threads: they name
+  /// a `__shared__` variable, call a function that is not modelled (it may
+  /// touch shared memory or wait), or run inline asm.
+  bool isObservable(const CFGBlock *B) {
+    auto It = Observable.find(B);
+    if (It != Observable.end())
+      return It->second;
+    bool Result = false;
+    for (const CFGElement &E : *B) {
+      auto CS = E.getAs<CFGStmt>();
+      if (CS && touchesOtherThreads(CS->getStmt())) {
+        Result = true;
+        break;
+      }
+    }
+    return Observable[B] = Result;
+  }
+
+  /// A compiler builtin or a function of the toolkit's or the C++ library's
+  /// headers (`fmaxf`, `__builtin_inff`): they neither wait nor touch shared
+  /// memory that the caller did not pass them.
+  static bool isLibraryCall(const CallExpr *CE) {
+    const FunctionDecl *FD = CE->getDirectCallee();
+    if (!FD)
+      return false;
+    return FD->getBuiltinID() != 0 ||
+           FD->getASTContext().getSourceManager().isInSystemHeader(
+               FD->getLocation());
+  }
+
+  static bool touchesOtherThreads(const Stmt *S) {
+    if (!S)
+      return false;
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
+      if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+        return isSharedVariable(VD);
+    if (isa<AsmStmt>(S))
+      return true;
+    if (const auto *CE = dyn_cast<CallExpr>(S))
+      if (!classifyCall(CE).Modelled && !isLibraryCall(CE))
+        return true;
+    for (const Stmt *Child : S->children())
+      if (touchesOtherThreads(Child))
+        return true;
+    return false;
+  }
+
+  /// True if every path from \p S leaves the function, reaches no barrier
+  /// and touches nothing another thread can see on the way, and runs no
+  /// loop: the threads that take it are gone, quietly and soon. A path may
+  /// leave through a `return` or by falling off the end of the body: on the
+  /// CFG the two are the same edge into the exit block.
   bool isExitRegion(const CFGBlock *S) {
     auto It = ExitRegion.find(S);
     if (It != ExitRegion.end())
       return It->second;
     const CFGBlock &Exit = Graph->getExit();
     llvm::BitVector Region = reach(S);
-    // An edge straight into the exit block falls off the end of the body:
-    // those threads run on to the end with the others, no `return` on it.
-    bool Result = S != &Exit;
+    bool Result = true;
     for (unsigned ID : Region.set_bits()) {
-      if (!Result)
-        break;
       const CFGBlock *R = Blocks[ID];
       if (R == &Exit)
         continue;
-      if (BarrierBlocks.test(ID) || !reach(R).test(Exit.getBlockID())) {
-        Result = false;
-        break;
-      }
-      if (llvm::is_contained(R->succs(), &Exit) && !endsWithReturn(R)) {
+      if (BarrierBlocks.test(ID) || !reach(R).test(Exit.getBlockID()) ||
+          isObservable(R) || llvm::any_of(R->succs(), [&](const CFGBlock *N) {
+            return N && reach(N).test(ID);
+          })) {
         Result = false;
         break;
       }
@@ -213,31 +398,36 @@ struct FunctionDependence::ControlInfo {
     auto It = EarlyExit.find(Key);
     if (It != EarlyExit.end())
       return It->second;
-    bool Result = false;
-    if (!isLoopStmt(C->getTerminatorStmt())) {
-      bool AnyAvoiding = false;
-      bool AllExit = true;
-      llvm::BitVector AfterX; // Blocks X reaches without passing through C.
-      for (const CFGBlock *S : C->succs()) {
-        if (!S || reach(S).test(X->getBlockID()))
-          continue;
-        AnyAvoiding = true;
-        if (!isExitRegion(S)) {
-          AllExit = false;
-          break;
-        }
-        if (AfterX.empty())
-          AfterX = reachableFrom(X, C);
-        llvm::BitVector Shared = reach(S);
-        Shared.reset(Graph->getExit().getBlockID());
-        Shared &= AfterX;
-        if (Shared.any()) {
-          AllExit = false;
-          break;
-        }
+    bool AnyAvoiding = false;
+    bool AllExit = true;
+    llvm::BitVector AfterX; // Blocks X reaches without passing through C.
+    for (const CFGBlock *S : C->succs()) {
+      if (!S || reach(S).test(X->getBlockID()))
+        continue;
+      AnyAvoiding = true;
+      if (!isExitRegion(S)) {
+        AllExit = false;
+        break;
       }
-      Result = AnyAvoiding && AllExit;
+      // The leaving threads may share the way out with the threads that
+      // went on to X (the end of a guard that wraps the rest of the body),
+      // but not run code there while the others wait at X.
+      if (AfterX.empty())
+        AfterX = reachableFrom(X, C);
+      llvm::BitVector Shared = reach(S);
+      Shared &= AfterX;
+      for (unsigned ID : Shared.set_bits())
+        if (llvm::any_of(*Blocks[ID], [](const CFGElement &E) {
+              return E.getAs<CFGStmt>().has_value() &&
+                     !isa<ReturnStmt>(E.castAs<CFGStmt>().getStmt());
+            })) {
+          AllExit = false;
+          break;
+        }
+      if (!AllExit)
+        break;
     }
+    bool Result = AnyAvoiding && AllExit;
     return EarlyExit[Key] = Result;
   }
 };
@@ -256,12 +446,14 @@ FunctionDependence::getConditionWitness(const CFGBlock *B) const {
 }
 
 llvm::SmallVector<const CFGBlock *, 4>
-FunctionDependence::getDependentControl(const CFGBlock *B) const {
+FunctionDependence::getDependentControl(const CFGBlock *B,
+                                        BarrierScope Scope) const {
   llvm::SmallVector<const CFGBlock *, 4> Result;
   for (const CFGBlock *C : Control->closure(B)) {
     if (!getConditionDeps(C))
       continue;
-    if (EarlyExitsAreBenign && Control->isEarlyExit(C, B))
+    if (EarlyExitsAreBenign && Scope != BarrierScope::Grid &&
+        Control->isEarlyExit(C, B))
       continue;
     Result.push_back(C);
   }
@@ -386,7 +578,13 @@ private:
   DepSet addressDeps(const Expr *E, const State &S);
   DepSet callDeps(const CallExpr *CE, const State &S);
   DepSet varDeps(const VarDecl *VD, const State &S) const;
-  ThreadWitness witness(const Expr *E, const State &S, unsigned Depth = 0);
+  /// Why \p E has the dependence bits \p Bits (dep::Thread, or Block and
+  /// Cluster); empty if it has none of them.
+  ThreadWitness witness(const Expr *E, const State &S, DepSet Bits,
+                        unsigned Depth = 0);
+  ThreadWitness witness(const Expr *E, const State &S) {
+    return witness(E, S, witnessBits(valueDeps(E, S)));
+  }
 
   // Transfer.
   void transferBlock(const CFGBlock *B, State &S);
@@ -408,7 +606,9 @@ private:
   FunctionDependence &R;
   AnalysisDeclContext &AC;
   llvm::DenseMap<const VarDecl *, const VarDecl *> Aliases;
-  llvm::DenseMap<const VarDecl *, ThreadWitness> Origins;
+  /// Where a variable's thread dependence came from, and where its
+  /// dependence on the block or cluster came from.
+  llvm::DenseMap<const VarDecl *, ThreadWitness> Origins, BlockOrigins;
   /// The thread dependence of the branches that decide whether a block
   /// runs. For values that stay in the function's locals, branches whose
   /// other side only leaves the function are left out: the threads that
@@ -450,18 +650,20 @@ int DependenceBuilder::paramIndex(const VarDecl *VD) const {
 
 DepSet DependenceBuilder::varDeps(const VarDecl *VD, const State &S) const {
   if (auto Kind = getBuiltinIndexKind(VD))
-    return *Kind == BuiltinIndexKind::ThreadIdx ? dep::Thread : 0;
+    return builtinIndexDeps(*Kind);
   if (isCaptured(VD))
     return dep::Object;
+  if (isSharedVariable(VD))
+    return dep::Block; // Each block has its own copy.
   if (!isTracked(VD))
-    return 0; // Shared, global or constant memory at a fixed address.
+    return 0; // Global or constant memory at a fixed address.
   return S.lookup(resolveAlias(VD));
 }
 
 DepSet DependenceBuilder::valueDeps(const Expr *E, const State &S) {
   E = E->IgnoreParens();
   if (auto Kind = getBuiltinIndexRef(E, nullptr))
-    return *Kind == BuiltinIndexKind::ThreadIdx ? dep::Thread : 0;
+    return builtinIndexDeps(*Kind);
 
   if (const auto *Cast = dyn_cast<CastExpr>(E)) {
     switch (Cast->getCastKind()) {
@@ -531,7 +733,7 @@ DepSet DependenceBuilder::valueDeps(const Expr *E, const State &S) {
 DepSet DependenceBuilder::loadDeps(const Expr *E, const State &S) {
   E = E->IgnoreParens();
   if (auto Kind = getBuiltinIndexRef(E, nullptr))
-    return *Kind == BuiltinIndexKind::ThreadIdx ? dep::Thread : 0;
+    return builtinIndexDeps(*Kind);
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
     if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
       return varDeps(VD, S);
@@ -541,7 +743,8 @@ DepSet DependenceBuilder::loadDeps(const Expr *E, const State &S) {
     return ME->isArrow() ? valueDeps(ME->getBase(), S)
                          : loadDeps(ME->getBase(), S);
   if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(E))
-    return valueDeps(ASE->getBase(), S) | valueDeps(ASE->getIdx(), S);
+    return valueDeps(ASE->getBase(), S) | valueDeps(ASE->getIdx(), S) |
+           (isSharedVariable(rootVariable(ASE)) ? dep::Block : 0);
   if (const auto *UO = dyn_cast<UnaryOperator>(E))
     if (UO->getOpcode() == UO_Deref)
       return valueDeps(UO->getSubExpr(), S);
@@ -572,7 +775,14 @@ DepSet DependenceBuilder::addressDeps(const Expr *E, const State &S) {
 DepSet DependenceBuilder::callDeps(const CallExpr *CE, const State &S) {
   CallModel Model = classifyCall(CE);
   if (Model.UniformResult)
-    return 0;
+    return (Model.BlockDependentResult ? dep::Block : 0) |
+           (Model.ClusterDependentResult ? dep::Cluster : 0);
+  if (const Expr *Shuffled = shuffledValue(CE, Model)) {
+    // Every lane gets some lane's value: one value in all lanes stays one.
+    DepSet Value = valueDeps(Shuffled, S);
+    if (!(Value & dep::Thread))
+      return Value;
+  }
   if (Model.ThreadDependentResult)
     return dep::Thread;
   CallShape Shape = getCallShape(CE);
@@ -596,28 +806,34 @@ DepSet DependenceBuilder::callDeps(const CallExpr *CE, const State &S) {
 }
 
 ThreadWitness DependenceBuilder::witness(const Expr *E, const State &S,
-                                         unsigned Depth) {
+                                         DepSet Bits, unsigned Depth) {
   ThreadWitness W;
-  if (!E || Depth > 32)
+  W.AcrossBlocks = !(Bits & dep::Thread);
+  if (!E || !Bits || Depth > 32)
     return W;
   E = E->IgnoreParens();
   std::string Spelling;
   if (auto Kind = getBuiltinIndexRef(E, &Spelling)) {
-    if (*Kind == BuiltinIndexKind::ThreadIdx)
+    if (builtinIndexDeps(*Kind) & Bits)
       W.Source = "'" + Spelling + "'";
     return W;
   }
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
     const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
-    if (!VD || !(varDeps(VD, S) & dep::Thread))
+    if (!VD || !(varDeps(VD, S) & Bits))
       return W;
     if (getBuiltinIndexKind(VD)) {
       W.Source = "'" + VD->getName().str() + "'";
       return W;
     }
+    if (isSharedVariable(VD)) {
+      W.Source = "'" + VD->getName().str() + "' in shared memory";
+      return W;
+    }
     const VarDecl *Target = resolveAlias(VD);
-    auto It = Origins.find(Target);
-    if (It != Origins.end())
+    const auto &Known = Bits & dep::Thread ? Origins : BlockOrigins;
+    auto It = Known.find(Target);
+    if (It != Known.end())
       W = It->second;
     else
       W.Source = "'" + Target->getName().str() + "'";
@@ -626,24 +842,36 @@ ThreadWitness DependenceBuilder::witness(const Expr *E, const State &S,
         W.Via.push_back(Target);
     return W;
   }
+  if ((Bits & dep::Block) && isa<ArraySubscriptExpr, MemberExpr>(E))
+    if (const VarDecl *Root = rootVariable(E); isSharedVariable(Root)) {
+      W.Source = "'" + Root->getName().str() + "' in shared memory";
+      return W;
+    }
   if (const auto *CE = dyn_cast<CallExpr>(E)) {
     CallModel Model = classifyCall(CE);
-    if (Model.ThreadDependentResult) {
+    DepSet Result = 0;
+    if (Model.ThreadDependentResult)
+      Result = dep::Thread;
+    else if (Model.UniformResult)
+      Result = (Model.BlockDependentResult ? dep::Block : 0) |
+               (Model.ClusterDependentResult ? dep::Cluster : 0);
+    if (Result & Bits) {
       W.Source = "the result of '" + Model.Name + "'";
       return W;
     }
     const FunctionDecl *Callee = CE->getDirectCallee();
     if (!Model.Modelled && Callee) {
       const FunctionSummary *Summary = Analysis.getSummary(Callee);
-      if (Summary && (Summary->Return & dep::Thread)) {
+      if (Summary && (Summary->Return & Bits)) {
         W.Source = "the result of '" + Callee->getNameAsString() + "'";
         return W;
       }
-      if (!Summary && Analysis.getOptions().UnknownCallsAreThreadDependent) {
+      if (!Summary && (Bits & dep::Thread) &&
+          Analysis.getOptions().UnknownCallsAreThreadDependent) {
         // Name a thread-dependent argument if there is one, else the call.
         for (const Expr *Arg : CE->arguments())
           if (valueDeps(Arg, S) & dep::Thread)
-            return witness(Arg, S, Depth + 1);
+            return witness(Arg, S, Bits, Depth + 1);
         W.Source = "the result of '" + Callee->getNameAsString() + "'";
         return W;
       }
@@ -651,8 +879,8 @@ ThreadWitness DependenceBuilder::witness(const Expr *E, const State &S,
   }
   for (const Stmt *Child : E->children()) {
     const auto *ChildExpr = dyn_cast_or_null<Expr>(Child);
-    if (ChildExpr && (valueDeps(ChildExpr, S) & dep::Thread)) {
-      W = witness(ChildExpr, S, Depth + 1);
+    if (ChildExpr && (valueDeps(ChildExpr, S) & Bits)) {
+      W = witness(ChildExpr, S, Bits, Depth + 1);
       if (!W.empty())
         return W;
     }
@@ -660,26 +888,40 @@ ThreadWitness DependenceBuilder::witness(const Expr *E, const State &S,
   return W;
 }
 
+/// The witness of the nearest branch deciding whether \p B runs that
+/// explains \p Bits, marked as coming through control.
+static ThreadWitness controlWitness(llvm::ArrayRef<const CFGBlock *> Closure,
+                                    DepSet Bits,
+                                    const llvm::DenseMap<const CFGBlock *,
+                                                         ThreadWitness> &Known) {
+  for (const CFGBlock *C : Closure) {
+    auto It = Known.find(C);
+    if (It != Known.end() &&
+        It->second.AcrossBlocks == !(Bits & dep::Thread)) {
+      ThreadWitness W = It->second;
+      W.ViaControl = true;
+      return W;
+    }
+  }
+  return {};
+}
+
 void DependenceBuilder::setVar(const VarDecl *VD, DepSet Value, bool Strong,
                                State &S, const Expr *Source) {
-  if ((Value & dep::Thread) && !Origins.count(VD)) {
+  for (DepSet Bits : {dep::Thread, dep::Block | dep::Cluster}) {
+    auto &Known = Bits & dep::Thread ? Origins : BlockOrigins;
+    if (!(Value & Bits) || Known.count(VD))
+      continue;
     // Explain the value in the state before the assignment, so that
     // `k += threadIdx.x` is not explained by `k` itself.
-    ThreadWitness W = Source ? witness(Source, S) : ThreadWitness();
-    if (W.empty() && CurrentBlock) {
-      // The value itself is uniform: the thread dependence came from the
-      // branch that decides whether this assignment runs.
-      for (const CFGBlock *C : R.Control->closure(CurrentBlock)) {
-        auto It = R.ConditionWitnesses.find(C);
-        if (It != R.ConditionWitnesses.end()) {
-          W = It->second;
-          W.ViaControl = true;
-          break;
-        }
-      }
-    }
+    ThreadWitness W = Source ? witness(Source, S, Bits) : ThreadWitness();
+    if (W.empty() && CurrentBlock)
+      // The value itself is uniform: the dependence came from the branch
+      // that decides whether this assignment runs.
+      W = controlWitness(R.Control->closure(CurrentBlock), Bits,
+                         R.ConditionWitnesses);
     if (!W.empty())
-      Origins[VD] = W;
+      Known[VD] = W;
   }
   DepSet &Slot = S[VD];
   Slot = Strong ? Value : (Slot | Value);
@@ -802,8 +1044,7 @@ void DependenceBuilder::callEffects(const CallExpr *CE, State &S,
   DepSet All = 0;
   for (const Expr *Arg : Shape.Args) {
     Record.Args.push_back(valueDeps(Arg, S));
-    Record.ArgWitnesses.push_back(
-        Record.Args.back() & dep::Thread ? witness(Arg, S) : ThreadWitness());
+    Record.ArgWitnesses.push_back(witness(Arg, S));
     All |= Record.Args.back();
   }
   Record.Object = Shape.Object ? valueDeps(Shape.Object, S) : 0;
@@ -836,10 +1077,14 @@ void DependenceBuilder::callEffects(const CallExpr *CE, State &S,
     LValueRoot Root = Param && Param->getType()->isReferenceType()
                           ? lvalueRoot(Arg, S)
                           : pointerRoot(Arg, S);
-    if (Root.Var && (Written & dep::Thread) && !Origins.count(Root.Var) &&
-        Callee)
-      Origins[Root.Var].Source =
-          "the value that '" + Callee->getNameAsString() + "' stores";
+    for (DepSet Bits : {dep::Thread, dep::Block | dep::Cluster}) {
+      auto &Known = Bits & dep::Thread ? Origins : BlockOrigins;
+      if (Root.Var && (Written & Bits) && !Known.count(Root.Var) && Callee) {
+        Known[Root.Var].Source =
+            "the value that '" + Callee->getNameAsString() + "' stores";
+        Known[Root.Var].AcrossBlocks = !(Bits & dep::Thread);
+      }
+    }
     applyWrite(Root, Written, /*Strong=*/false, S, nullptr);
   }
   if (Shape.Object) {
@@ -926,8 +1171,21 @@ void DependenceBuilder::transfer(const Stmt *St, State &S, DepSet Control) {
       In |= valueDeps(Input, S);
     if (asmReadsThreadRegister(Asm->getAsmString()))
       In |= dep::Thread;
-    for (const Expr *Output : Asm->outputs())
-      assign(Output, In, /*Strong=*/true, S, nullptr);
+    if (asmReadsBlockRegister(Asm->getAsmString()))
+      In |= dep::Block;
+    if (asmReadsClusterRegister(Asm->getAsmString()))
+      In |= dep::Cluster;
+    for (const Expr *Output : Asm->outputs()) {
+      LValueRoot Root = lvalueRoot(Output, S);
+      for (DepSet Bits : {dep::Thread, dep::Block | dep::Cluster}) {
+        auto &Known = Bits & dep::Thread ? Origins : BlockOrigins;
+        if (Root.Var && (In & Bits) && !Known.count(Root.Var)) {
+          Known[Root.Var].Source = "a register read by inline asm";
+          Known[Root.Var].AcrossBlocks = !(Bits & dep::Thread);
+        }
+      }
+      applyWrite(Root, In, /*Strong=*/true, S, nullptr);
+    }
     return;
   }
 }
@@ -942,19 +1200,16 @@ void DependenceBuilder::transferBlock(const CFGBlock *B, State &S) {
   if (const auto *Cond = dyn_cast_or_null<Expr>(B->getTerminatorCondition())) {
     DepSet Deps = valueDeps(Cond, S);
     R.ConditionDeps[B] = Deps;
-    if ((Deps & dep::Thread) && !R.ConditionWitnesses.count(B)) {
-      ThreadWitness W = witness(Cond, S);
-      if (W.empty()) {
+    DepSet Bits = witnessBits(Deps);
+    auto Known = R.ConditionWitnesses.find(B);
+    // A witness across blocks gives way to one across threads.
+    if (Bits && (Known == R.ConditionWitnesses.end() ||
+                 (Known->second.AcrossBlocks && (Bits & dep::Thread)))) {
+      ThreadWitness W = witness(Cond, S, Bits);
+      if (W.empty())
         // Only reachable through control taint: name the outer condition.
-        for (const CFGBlock *C : R.Control->closure(B)) {
-          auto It = R.ConditionWitnesses.find(C);
-          if (It != R.ConditionWitnesses.end()) {
-            W = It->second;
-            W.ViaControl = true;
-            break;
-          }
-        }
-      }
+        W = controlWitness(R.Control->closure(B), Bits,
+                           R.ConditionWitnesses);
       R.ConditionWitnesses[B] = W;
     }
   }
@@ -972,6 +1227,7 @@ DepSet DependenceBuilder::controlTaint(const CFGBlock *B, bool Escaping) {
 
 void DependenceBuilder::findBarrierSites() {
   R.Control->BarrierBlocks.resize(R.Graph->getNumBlockIDs());
+  llvm::BitVector WarpSyncBlocks(R.Graph->getNumBlockIDs());
   for (const CFGBlock *B : *R.Graph) {
     for (const CFGElement &E : *B) {
       auto CS = E.getAs<CFGStmt>();
@@ -984,29 +1240,58 @@ void DependenceBuilder::findBarrierSites() {
       BarrierSite Site;
       Site.Call = CE;
       Site.Block = B;
+      const FunctionDecl *Callee = CE->getDirectCallee();
+      const FunctionSummary *Summary = !Model.Modelled && Callee
+                                           ? Analysis.getSummary(Callee)
+                                           : nullptr;
+      if (Model.IsWarpSync || Model.IsBlockBarrier ||
+          (Summary && Summary->AlwaysSyncsWarp)) {
+        WarpSyncBlocks.set(B->getBlockID());
+        if (!R.Summary.WarpSync)
+          R.Summary.WarpSync = CE;
+      } else if (Summary && Summary->WarpSync && !R.Summary.WarpSync) {
+        R.Summary.WarpSync = Summary->WarpSync;
+      }
       if (Model.IsBlockBarrier) {
         Site.Barrier = CE;
         Site.BarrierName = Model.Name;
+        Site.Scope = Model.Scope;
       } else if (!Model.Modelled) {
-        const FunctionDecl *Callee = CE->getDirectCallee();
-        const FunctionSummary *Summary =
-            Callee ? Analysis.getSummary(Callee) : nullptr;
         if (!Summary || !Summary->Barrier)
           continue;
         Site.Callee = Callee;
         Site.Barrier = Summary->Barrier;
         Site.BarrierName = Summary->BarrierName;
+        Site.Scope = Summary->Scope;
       } else {
         continue;
       }
       R.BarrierSites.push_back(Site);
       R.Control->BarrierBlocks.set(B->getBlockID());
-      if (!R.Summary.Barrier) {
+      if (!R.Summary.Barrier || Site.Scope > R.Summary.Scope) {
         R.Summary.Barrier = Site.Barrier;
         R.Summary.BarrierName = Site.BarrierName;
+        R.Summary.Scope = Site.Scope;
       }
     }
   }
+  // The lanes are ordered at every call when no path from the entry reaches
+  // the exit around the blocks that sync them.
+  const CFGBlock &Entry = R.Graph->getEntry(), &Exit = R.Graph->getExit();
+  llvm::BitVector Seen(R.Graph->getNumBlockIDs());
+  llvm::SmallVector<const CFGBlock *, 16> Work{&Entry};
+  Seen.set(Entry.getBlockID());
+  while (!Work.empty()) {
+    const CFGBlock *B = Work.pop_back_val();
+    if (WarpSyncBlocks.test(B->getBlockID()))
+      continue;
+    for (const CFGBlock *Succ : B->succs())
+      if (Succ && !Seen.test(Succ->getBlockID())) {
+        Seen.set(Succ->getBlockID());
+        Work.push_back(Succ);
+      }
+  }
+  R.Summary.AlwaysSyncsWarp = !Seen.test(Exit.getBlockID());
 }
 
 void DependenceBuilder::run() {

@@ -11,7 +11,13 @@
 //
 // ## Terms
 // A *dependence set* (DepSet) is a small bit set. Bit `Thread` means "may
-// differ between threads of one block". The other bits are symbolic: bit
+// differ between threads of one block", bit `Block` "may differ between
+// blocks of one cluster" (so also between blocks of the grid), bit `Cluster`
+// "may differ between clusters of the grid". A barrier of the block needs
+// its deciding branches free of `Thread`; one of a cluster (`cluster.sync()`)
+// free of `Thread` and `Block`; one of the grid (`grid.sync()`) free of all
+// three: threads of one block that disagree split the grid as surely as
+// blocks that disagree. The other bits are symbolic: bit
 // `param(i)` means "depends on parameter i of the function being analysed",
 // bit `Object` means "depends on the implicit object or a lambda's captures".
 // Symbolic bits let a `__device__` function be analysed once and its summary
@@ -21,12 +27,16 @@
 // ## What is modelled
 // - Sources: `threadIdx.*`, shuffles, votes, atomics, clocks, lane and warp
 //   registers read by inline asm, cooperative-groups ranks (CudaModel.h).
-// - Uniform by construction: `blockIdx`, `blockDim`, `gridDim`, constants,
-//   kernel parameters, template arguments, `__syncthreads_or` and friends.
+// - Uniform in the block by construction: `blockIdx`, `blockDim`, `gridDim`,
+//   constants, kernel parameters, template arguments, `__syncthreads_or` and
+//   friends. Of these, `blockIdx`, a block's or cluster's rank, `%ctaid`,
+//   `%smid` and `__syncthreads_or` may differ between blocks (bit `Block`),
+//   a cluster's index between clusters (bit `Cluster`).
 // - Memory: a load is thread-dependent iff its address is. Shared and global
 //   variables are memory, so `s[0]` or a `__shared__ bool` flag read after a
 //   barrier is uniform; `s[threadIdx.x]` is not. Whether two threads race on
-//   that memory is another check's business.
+//   that memory is another check's business. A load from a `__shared__`
+//   variable may differ between blocks: each block has its own copy.
 // - Local variables (registers) are tracked flow-sensitively: assignments,
 //   compound assignments, increments, declarations, references bound to
 //   locals, members and elements of local aggregates (weak updates), writes
@@ -40,7 +50,9 @@
 //   values, so the dataflow and the condition sets are iterated together to
 //   a fixpoint; both only grow, so this terminates.
 // - Early exits: on sm_70 and later a thread that has left the kernel no
-//   longer takes part in barriers. A kernel branch whose other side only
+//   longer takes part in block and cluster barriers (a grid barrier is
+//   software over global memory and waits for every block: exits are
+//   divergence there). A kernel branch whose other side only
 //   leaves the kernel through a `return`, reaches no barrier, and runs no
 //   code that the remaining threads run, does not make the remaining threads
 //   disagree (`if (i >= n) return;`). A `return` from a `__device__`
@@ -64,6 +76,7 @@
 #ifndef CUDA_TIDY_ANALYSIS_THREADDEPENDENCE_H
 #define CUDA_TIDY_ANALYSIS_THREADDEPENDENCE_H
 
+#include "analysis/CudaModel.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
 #include "clang/Analysis/AnalysisDeclContext.h"
@@ -83,9 +96,27 @@ using DepSet = std::uint64_t;
 namespace dep {
 inline constexpr DepSet Thread = 1;
 inline constexpr DepSet Object = 2;
-inline constexpr unsigned FirstParamBit = 2;
-inline constexpr unsigned ParamBits = 62;
-/// Parameters past the 62nd share the last bit.
+inline constexpr DepSet Block = 4;
+inline constexpr DepSet Cluster = 8;
+/// The bits that say between which threads a value may differ; the rest
+/// are symbolic (object, parameters).
+inline constexpr DepSet Scopes = Thread | Block | Cluster;
+inline constexpr unsigned FirstParamBit = 4;
+inline constexpr unsigned ParamBits = 60;
+/// The bits a branch must be free of for a barrier of \p Scope under it to
+/// be reached by all the threads that wait at it.
+inline DepSet divergentFor(BarrierScope Scope) {
+  switch (Scope) {
+  case BarrierScope::Block:
+    return Thread;
+  case BarrierScope::Cluster:
+    return Thread | Block;
+  case BarrierScope::Grid:
+    return Thread | Block | Cluster;
+  }
+  return Scopes;
+}
+/// Parameters past the 60th share the last bit.
 inline DepSet param(unsigned Index) {
   return DepSet(1) << (FirstParamBit +
                        (Index < ParamBits ? Index : ParamBits - 1));
@@ -101,9 +132,12 @@ struct DependenceOptions {
 };
 
 /// Why a value is thread-dependent, as a chain: the source (`'threadIdx.x'`)
-/// and the variables it flowed through (`'tid'`, `'row'`).
+/// and the variables it flowed through (`'tid'`, `'row'`). A witness for a
+/// value that is uniform in the block but may differ between blocks names a
+/// source of bit Block or Cluster (`'blockIdx.x'`); AcrossBlocks says so.
 struct ThreadWitness {
   std::string Source;
+  bool AcrossBlocks = false;
   llvm::SmallVector<const VarDecl *, 4> Via;
   /// The dependence reached a variable only because it was assigned under a
   /// thread-dependent branch: that branch is the better explanation.
@@ -120,11 +154,29 @@ struct FunctionSummary {
   /// writes through it.
   llvm::SmallVector<DepSet, 4> PointeeWrites;
   DepSet ObjectWrites = 0;
-  /// A block-wide barrier the function may execute, directly or through a
-  /// callee; null if none.
+  /// A barrier the function may execute, directly or through a callee; null
+  /// if none. The widest one when there are several.
   const CallExpr *Barrier = nullptr;
   std::string BarrierName;
+  BarrierScope Scope = BarrierScope::Block;
+  /// A warp-level sync (`__syncwarp()`, a tile's sync(), a `_sync` shuffle
+  /// or vote) or a barrier the function may execute, directly or through a
+  /// callee; null if none.
+  const CallExpr *WarpSync = nullptr;
+  /// Every path through the function from entry to return passes a warp
+  /// sync or a barrier: a call to it orders the lanes of each warp, as a
+  /// `__syncwarp()` in its place would.
+  bool AlwaysSyncsWarp = false;
 };
+
+/// Whether the body of \p Loop (a `for`, `while` or `do` statement) runs at
+/// least once each time the loop is entered: a `do`-`while`, a condition
+/// that is constant true, or `for (int k = C0; k < N; ...)` (any comparison,
+/// `k` declared or assigned in the init) with C0 and N constants, constexpr
+/// values or template arguments of the instantiation that satisfy it. On the
+/// CFG the path from the loop's entry through the header's exit edge is
+/// then infeasible: the exit edge is taken only after the body ran.
+bool loopRunsAtLeastOnce(const Stmt *Loop, const ASTContext &Context);
 
 /// Instantiates a callee's dependence set at a call.
 DepSet instantiate(DepSet Callee, llvm::ArrayRef<DepSet> ArgDeps,
@@ -140,6 +192,7 @@ struct BarrierSite {
   /// deeper) otherwise.
   const CallExpr *Barrier = nullptr;
   std::string BarrierName;
+  BarrierScope Scope = BarrierScope::Block;
 };
 
 class ThreadDependenceAnalysis;
@@ -154,15 +207,17 @@ public:
 
   /// The dependence set of the terminator condition of \p B.
   DepSet getConditionDeps(const CFGBlock *B) const;
-  /// Why the condition of \p B is thread-dependent.
+  /// Why the condition of \p B is thread-dependent or, when it is uniform in
+  /// the block, why it may differ between blocks.
   const ThreadWitness &getConditionWitness(const CFGBlock *B) const;
 
   /// The blocks whose branch decides, directly or transitively, whether
-  /// \p B runs and whose condition has a non-empty dependence set; branches
-  /// whose other side only leaves the kernel are left out (see the file
-  /// comment). Nearest first.
+  /// \p B runs and whose condition has a non-empty dependence set; for a
+  /// barrier of \p Scope Block or Cluster, branches whose other side only
+  /// leaves the kernel are left out (see the file comment). Nearest first.
   llvm::SmallVector<const CFGBlock *, 4>
-  getDependentControl(const CFGBlock *B) const;
+  getDependentControl(const CFGBlock *B,
+                      BarrierScope Scope = BarrierScope::Block) const;
 
   /// Every block \p B is control dependent on, transitively; nearest first.
   llvm::ArrayRef<const CFGBlock *> getControlClosure(const CFGBlock *B) const;

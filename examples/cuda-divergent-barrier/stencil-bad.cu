@@ -1,6 +1,6 @@
 // A 5-point stencil through a shared tile. The barrier sits inside the
-// bounds check, so on the right and bottom edges of the image some threads
-// of a block wait at it while their neighbours have already gone past:
+// load's bounds check, so on the right and bottom edges some threads of a
+// block wait at it while their neighbours go on to the next statement:
 // undefined behaviour, and in practice a tile read before it is written.
 #include <cstdio>
 #include <cuda_runtime.h>
@@ -14,6 +14,8 @@ __global__ void stencil(const float *in, float *out, int w, int h) {
   if (x < w && y < h) {
     tile[threadIdx.y + 1][threadIdx.x + 1] = in[y * w + x];
     __syncthreads(); // cuda-divergent-barrier: not every thread gets here
+  }
+  if (x < w && y < h) {
     float sum = tile[threadIdx.y][threadIdx.x + 1] +
                 tile[threadIdx.y + 2][threadIdx.x + 1] +
                 tile[threadIdx.y + 1][threadIdx.x] +

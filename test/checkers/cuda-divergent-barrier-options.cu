@@ -42,6 +42,7 @@ __global__ void callWithoutBody(float *a, int n) {
     __syncthreads();
   // CHECK-NOTES-STRICT: :[[@LINE-1]]:5: warning: barrier '__syncthreads' may be reached by only some threads of the block [cuda-divergent-barrier]
   // CHECK-NOTES-STRICT: :[[@LINE-3]]:7: note: threads of a block may disagree on this condition: it depends on the result of 'opaque'
+  __syncthreads();
 }
 
 // With a thread-dependent argument the result is thread-dependent anyway.
@@ -54,4 +55,19 @@ __global__ void callWithoutBodyOnThread(float *a) {
   // CHECK-NOTES-PREVOLTA: :[[@LINE-5]]:7: note: threads of a block may disagree on this condition: it depends on 'threadIdx.x'
   // CHECK-NOTES-STRICT: :[[@LINE-5]]:5: warning: barrier '__syncthreads' may be reached by only some threads of the block [cuda-divergent-barrier]
   // CHECK-NOTES-STRICT: :[[@LINE-7]]:7: note: threads of a block may disagree on this condition: it depends on 'threadIdx.x'
+  __syncthreads();
+}
+
+// A guard that wraps the rest of the kernel is an early exit: silent by
+// default, reported under the pre-Volta rule.
+__global__ void wrappingGuard(float *a, int n) {
+  __shared__ float s[256];
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    s[threadIdx.x] = a[i];
+    __syncthreads();
+    // CHECK-NOTES-PREVOLTA: :[[@LINE-1]]:5: warning: barrier '__syncthreads' may be reached by only some threads of the block [cuda-divergent-barrier]
+    // CHECK-NOTES-PREVOLTA: :[[@LINE-4]]:7: note: threads of a block may disagree on this condition: it depends on 'threadIdx.x' through 'i'
+    a[i] = s[threadIdx.x ^ 1];
+  }
 }

@@ -5,6 +5,11 @@
 #include <cuda_runtime.h>
 namespace cg = cooperative_groups;
 
+// Most kernels below end with a barrier that every thread reaches: without
+// it, threads that skip the barrier under test would go straight to the end
+// of the kernel, which on sm_70 and later is an early exit (see
+// cuda-divergent-barrier-exit.cu).
+
 // --- Thread-dependent branches ------------------------------------------
 
 __global__ void branchOnThreadIdx(float *a) {
@@ -12,6 +17,7 @@ __global__ void branchOnThreadIdx(float *a) {
     __syncthreads();
   // CHECK-NOTES: :[[@LINE-1]]:5: warning: barrier '__syncthreads' may be reached by only some threads of the block [cuda-divergent-barrier]
   // CHECK-NOTES: :[[@LINE-3]]:7: note: threads of a block may disagree on this condition: it depends on 'threadIdx.x'
+  __syncthreads();
 }
 
 __global__ void branchThroughVariable(float *a) {
@@ -21,6 +27,7 @@ __global__ void branchThroughVariable(float *a) {
     __syncthreads();
   // CHECK-NOTES: :[[@LINE-1]]:5: warning: barrier '__syncthreads' may be reached by only some threads of the block [cuda-divergent-barrier]
   // CHECK-NOTES: :[[@LINE-3]]:7: note: threads of a block may disagree on this condition: it depends on 'threadIdx.x' through 'tid' and 'row'
+  __syncthreads();
 }
 
 __global__ void twoBarriersOnTwoSides(float *a) {
@@ -53,6 +60,7 @@ __global__ void switchOnThread(float *a) {
   default:
     break;
   }
+  __syncthreads();
 }
 
 __global__ void conditionalOperator(float *a) {
@@ -67,6 +75,7 @@ __global__ void shortCircuit(float *a) {
     a[0] = 1.0f;
   // CHECK-NOTES: :[[@LINE-2]]:26: warning: barrier '__syncthreads_and' may be reached by only some threads of the block [cuda-divergent-barrier]
   // CHECK-NOTES: :[[@LINE-3]]:7: note: threads of a block may disagree on this condition: it depends on 'threadIdx.z'
+  __syncthreads();
 }
 
 __global__ void countUnderThread(float *a) {
@@ -74,6 +83,7 @@ __global__ void countUnderThread(float *a) {
     a[0] = __syncthreads_count(1);
   // CHECK-NOTES: :[[@LINE-1]]:12: warning: barrier '__syncthreads_count' may be reached by only some threads of the block [cuda-divergent-barrier]
   // CHECK-NOTES: :[[@LINE-3]]:7: note: threads of a block may disagree on this condition: it depends on 'threadIdx.x'
+  __syncthreads();
 }
 
 __global__ void namedBarrier(float *a) {
@@ -81,6 +91,7 @@ __global__ void namedBarrier(float *a) {
     __barrier_sync(0);
   // CHECK-NOTES: :[[@LINE-1]]:5: warning: barrier '__barrier_sync' may be reached by only some threads of the block [cuda-divergent-barrier]
   // CHECK-NOTES: :[[@LINE-3]]:7: note: threads of a block may disagree on this condition: it depends on 'threadIdx.x'
+  __syncthreads();
 }
 
 // --- Loops, and jumps that skip a barrier ----------------------------------
@@ -90,6 +101,7 @@ __global__ void tripCountDependsOnThread(float *a) {
     __syncthreads();
   // CHECK-NOTES: :[[@LINE-1]]:5: warning: barrier '__syncthreads' may be reached by only some threads of the block [cuda-divergent-barrier]
   // CHECK-NOTES: :[[@LINE-3]]:19: note: threads of a block may disagree on this loop condition: it depends on 'threadIdx.x'
+  __syncthreads();
 }
 
 __global__ void whileFromThread(float *a) {
@@ -100,6 +112,7 @@ __global__ void whileFromThread(float *a) {
     // CHECK-NOTES: :[[@LINE-3]]:10: note: threads of a block may disagree on this loop condition: it depends on 'threadIdx.x' through 'i'
     i += 32;
   }
+  __syncthreads();
 }
 
 __global__ void breakSkipsBarrier(const float *a, int n) {
@@ -110,6 +123,7 @@ __global__ void breakSkipsBarrier(const float *a, int n) {
     // CHECK-NOTES: :[[@LINE-1]]:5: warning: barrier '__syncthreads' may be reached by only some threads of the block [cuda-divergent-barrier]
     // CHECK-NOTES: :[[@LINE-4]]:9: note: threads of a block may disagree on this condition: it depends on 'threadIdx.x'
   }
+  __syncthreads();
 }
 
 __global__ void continueSkipsBarrier(const float *a, int n) {
@@ -194,6 +208,7 @@ __global__ void callUnderThread(float *a) {
   // CHECK-NOTES: :[[@LINE-1]]:5: warning: call to 'syncHelperTwice' reaches barrier '__syncthreads', which may be reached by only some threads of the block [cuda-divergent-barrier]
   // CHECK-NOTES: :[[@LINE-3]]:7: note: threads of a block may disagree on this condition: it depends on 'threadIdx.x'
   // CHECK-NOTES: :[[@LINE-8]]:32: note: barrier '__syncthreads' is reached here
+  __syncthreads();
 }
 
 __device__ void syncIfSmall(int x) {
@@ -223,6 +238,7 @@ __global__ void resultOfHelper(float *a) {
     __syncthreads();
   // CHECK-NOTES: :[[@LINE-1]]:5: warning: barrier '__syncthreads' may be reached by only some threads of the block [cuda-divergent-barrier]
   // CHECK-NOTES: :[[@LINE-3]]:7: note: threads of a block may disagree on this condition: it depends on the result of 'myThread'
+  __syncthreads();
 }
 
 __device__ void storeThread(int *out) { *out = threadIdx.x; }
@@ -234,6 +250,7 @@ __global__ void outParameter(float *a) {
     __syncthreads();
   // CHECK-NOTES: :[[@LINE-1]]:5: warning: barrier '__syncthreads' may be reached by only some threads of the block [cuda-divergent-barrier]
   // CHECK-NOTES: :[[@LINE-3]]:7: note: threads of a block may disagree on this condition: it depends on the value that 'storeThread' stores through 't'
+  __syncthreads();
 }
 
 __device__ void storeBlock(int *out) { *out = blockIdx.x; }
@@ -255,6 +272,7 @@ __global__ void assignedUnderDivergentBranch(float *a) {
     __syncthreads();
   // CHECK-NOTES: :[[@LINE-1]]:5: warning: barrier '__syncthreads' may be reached by only some threads of the block [cuda-divergent-barrier]
   // CHECK-NOTES: :[[@LINE-3]]:7: note: threads of a block may disagree on this condition: it depends on 'threadIdx.x' through 'flag'
+  __syncthreads();
 }
 
 // A __shared__ flag written by one thread and read after a barrier is the
@@ -269,11 +287,25 @@ __global__ void sharedFlagAfterBarrier(const float *a) {
 }
 
 __global__ void shuffleResult(const float *a) {
-  float v = __shfl_down_sync(0xffffffff, a[0], 1);
+  float v = __shfl_down_sync(0xffffffff, a[threadIdx.x], 1);
   if (v > 0)
     __syncthreads();
   // CHECK-NOTES: :[[@LINE-1]]:5: warning: barrier '__syncthreads' may be reached by only some threads of the block [cuda-divergent-barrier]
   // CHECK-NOTES: :[[@LINE-3]]:7: note: threads of a block may disagree on this condition: it depends on the result of '__shfl_down_sync' through 'v'
+  __syncthreads();
+}
+
+// A shuffle of a value that is the same in every lane returns that value:
+// the broadcast helpers of real code (`warp_uniform(x)`) keep it uniform.
+__device__ int warpUniform(int x) { return __shfl_sync(0xffffffff, x, 0); }
+
+__global__ void shuffleOfUniformValue(const float *a, int n) {
+  int count = warpUniform(n);
+  if (count > 0)
+    __syncthreads();
+  if (__shfl_down_sync(0xffffffff, a[0], 1) > 0)
+    __syncthreads();
+  __syncthreads();
 }
 
 __global__ void atomicResult(int *counter) {
@@ -282,6 +314,7 @@ __global__ void atomicResult(int *counter) {
     __syncthreads();
   // CHECK-NOTES: :[[@LINE-1]]:5: warning: barrier '__syncthreads' may be reached by only some threads of the block [cuda-divergent-barrier]
   // CHECK-NOTES: :[[@LINE-3]]:7: note: threads of a block may disagree on this condition: it depends on the result of 'atomicAdd' through 'ticket'
+  __syncthreads();
 }
 
 __global__ void clockResult(float *a) {
@@ -289,6 +322,7 @@ __global__ void clockResult(float *a) {
     __syncthreads();
   // CHECK-NOTES: :[[@LINE-1]]:5: warning: barrier '__syncthreads' may be reached by only some threads of the block [cuda-divergent-barrier]
   // CHECK-NOTES: :[[@LINE-3]]:7: note: threads of a block may disagree on this condition: it depends on the result of 'clock64'
+  __syncthreads();
 }
 
 __global__ void loadThroughThreadAddress(const float *a) {
@@ -296,6 +330,7 @@ __global__ void loadThroughThreadAddress(const float *a) {
     __syncthreads();
   // CHECK-NOTES: :[[@LINE-1]]:5: warning: barrier '__syncthreads' may be reached by only some threads of the block [cuda-divergent-barrier]
   // CHECK-NOTES: :[[@LINE-3]]:7: note: threads of a block may disagree on this condition: it depends on 'threadIdx.x'
+  __syncthreads();
 }
 
 __global__ void loadThroughUniformAddress(const float *a) {
@@ -311,6 +346,7 @@ __global__ void referenceToLocal(float *a) {
     __syncthreads();
   // CHECK-NOTES: :[[@LINE-1]]:5: warning: barrier '__syncthreads' may be reached by only some threads of the block [cuda-divergent-barrier]
   // CHECK-NOTES: :[[@LINE-3]]:7: note: threads of a block may disagree on this condition: it depends on 'threadIdx.x' through 'x'
+  __syncthreads();
 }
 
 struct Coord {
@@ -324,6 +360,7 @@ __global__ void structMember(float *a) {
     __syncthreads();
   // CHECK-NOTES: :[[@LINE-1]]:5: warning: barrier '__syncthreads' may be reached by only some threads of the block [cuda-divergent-barrier]
   // CHECK-NOTES: :[[@LINE-3]]:7: note: threads of a block may disagree on this condition: it depends on 'threadIdx.x' through 'c'
+  __syncthreads();
 }
 
 __global__ void pointerArithmetic(const float *a) {
@@ -332,6 +369,7 @@ __global__ void pointerArithmetic(const float *a) {
     __syncthreads();
   // CHECK-NOTES: :[[@LINE-1]]:5: warning: barrier '__syncthreads' may be reached by only some threads of the block [cuda-divergent-barrier]
   // CHECK-NOTES: :[[@LINE-3]]:7: note: threads of a block may disagree on this condition: it depends on 'threadIdx.x' through 'p'
+  __syncthreads();
 }
 
 __global__ void compoundAssignment(float *a, int n) {
@@ -341,6 +379,7 @@ __global__ void compoundAssignment(float *a, int n) {
     __syncthreads();
   // CHECK-NOTES: :[[@LINE-1]]:5: warning: barrier '__syncthreads' may be reached by only some threads of the block [cuda-divergent-barrier]
   // CHECK-NOTES: :[[@LINE-3]]:7: note: threads of a block may disagree on this condition: it depends on 'threadIdx.x' through 'k'
+  __syncthreads();
 }
 
 __global__ void reassignedUniform(float *a, int n) {
@@ -384,6 +423,7 @@ template <int BlockSize> __global__ void templatedOnBlockSize(float *a) {
     __syncthreads();
   // CHECK-NOTES: :[[@LINE-1]]:5: warning: barrier '__syncthreads' may be reached by only some threads of the block [cuda-divergent-barrier]
   // CHECK-NOTES: :[[@LINE-3]]:7: note: threads of a block may disagree on this condition: it depends on 'threadIdx.x'
+  __syncthreads();
 }
 template __global__ void templatedOnBlockSize<128>(float *);
 template __global__ void templatedOnBlockSize<256>(float *);
@@ -413,6 +453,7 @@ __global__ void blockGroupSync(float *a) {
     cg::this_thread_block().sync();
   // CHECK-NOTES: :[[@LINE-1]]:5: warning: barrier 'thread_block::sync' may be reached by only some threads of the block [cuda-divergent-barrier]
   // CHECK-NOTES: :[[@LINE-3]]:7: note: threads of a block may disagree on this condition: it depends on the result of 'thread_block::thread_rank'
+  __syncthreads();
 }
 
 // A tile's sync() orders the tile only; calling it under a condition that
@@ -507,4 +548,5 @@ __global__ void breakThenInnerLoop(float *a, int n, int c) {
       // CHECK-NOTES: :[[@LINE-6]]:9: note: threads of a block may disagree on this condition: it depends on 'threadIdx.x' through 'index'
     }
   }
+  __syncthreads();
 }

@@ -23,4 +23,5 @@ __global__ void divergent(float *data) {
     // CHECK-NOTES: :[[@LINE-4]]:7: note: {{.+}}
     // CHECK-NOTES-NO-NOTE: :[[@LINE-3]]:5: warning: barrier '__syncthreads' may be reached by only some threads of the block [cuda-divergent-barrier]
   }
+  data[threadIdx.x + 16] = 1.0f;
 }

@@ -42,9 +42,24 @@ public:
   static __device__ dim3 dim_blocks();
   static __device__ dim3 block_index();
   static __device__ unsigned long long block_rank();
+  static __device__ dim3 cluster_index();
+  static __device__ unsigned long long cluster_rank();
 };
 
 __device__ grid_group this_grid();
+
+class cluster_group : public thread_group {
+public:
+  static __device__ void sync();
+  static __device__ void barrier_arrive();
+  static __device__ void barrier_wait();
+  static __device__ unsigned int thread_rank();
+  static __device__ dim3 block_index();
+  static __device__ unsigned int block_rank();
+  static __device__ unsigned int num_blocks();
+};
+
+__device__ cluster_group this_cluster();
 
 class thread_block : public thread_group {
 public:

@@ -169,6 +169,12 @@ __STUB_DEVICE__ int __syncthreads_and(int pred) {
 }
 __STUB_DEVICE__ int __syncthreads_or(int pred) { return __nvvm_bar0_or(pred); }
 __STUB_DEVICE__ void __barrier_sync(unsigned id) { __nvvm_barrier_sync(id); }
+// sm_90 cluster intrinsics (crt/sm_90_rt.h); declared only.
+__device__ void __cluster_barrier_arrive(void);
+__device__ void __cluster_barrier_wait(void);
+__device__ dim3 __clusterIdx(void);
+__device__ dim3 __clusterRelativeBlockIdx(void);
+__device__ unsigned __clusterRelativeBlockRank(void);
 __STUB_DEVICE__ void __threadfence(void) { __nvvm_membar_gl(); }
 __STUB_DEVICE__ void __threadfence_block(void) { __nvvm_membar_cta(); }
 __STUB_DEVICE__ int clock() { return __nvvm_read_ptx_sreg_clock(); }

@@ -11,6 +11,7 @@ __global__ void divergent(float *data) {
     __syncthreads();
     // CHECK: real-toolkit.cu:[[@LINE-1]]:5: warning: barrier '__syncthreads' may be reached by only some threads of the block [cuda-divergent-barrier]
   }
+  data[threadIdx.x + 16] = 1.0f;
 }
 
 __global__ void uniform(float *data) {

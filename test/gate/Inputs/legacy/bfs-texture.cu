@@ -25,6 +25,7 @@ __global__ void expandFrontier(const bool *frontier, bool *next, int *cost,
     }
     __syncthreads();
   }
+  __syncthreads();
 }
 
 int main() {

@@ -1,0 +1,234 @@
+// RUN: %check_clang_tidy %s cuda-divergent-barrier %t -- -- %cuda_stub --cuda-device-only -std=c++17
+// RUN: %check_clang_tidy %s cuda-divergent-barrier %t -- -- %cuda_stub --cuda-host-only -std=c++17
+
+// Early exits decided on the control flow, not on the spelling: threads that
+// skip a barrier and reach the end of the kernel without meeting a barrier
+// or touching shared memory have left, and on sm_70 and later no longer
+// take part in barriers. Each silent kernel has a reported twin below it.
+
+#include <cooperative_groups.h>
+#include <cuda_runtime.h>
+namespace cg = cooperative_groups;
+
+// The guard wraps the rest of the kernel: the same program as
+// `if (i >= n) return;`.
+__global__ void wrappingGuard(float *a, int n) {
+  __shared__ float s[256];
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    s[threadIdx.x] = a[i];
+    __syncthreads();
+    a[i] = s[threadIdx.x ^ 1];
+  }
+}
+
+// More code after the guard: the threads that skipped it run it while the
+// others wait.
+__global__ void wrappingGuardThenMore(float *a, int n) {
+  __shared__ float s[256];
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    s[threadIdx.x] = a[i];
+    __syncthreads();
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: barrier '__syncthreads' may be reached by only some threads of the block [cuda-divergent-barrier]
+    // CHECK-NOTES: :[[@LINE-4]]:7: note: threads of a block may disagree on this condition: it depends on 'threadIdx.x' through 'i'
+    a[i] = s[threadIdx.x ^ 1];
+  }
+  a[blockIdx.x] = 0.0f;
+}
+
+// A barrier after the guard: the skipping threads wait at another barrier.
+__global__ void wrappingGuardThenBarrier(float *a, int n) {
+  __shared__ float s[256];
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    s[threadIdx.x] = a[i];
+    __syncthreads();
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: barrier '__syncthreads' may be reached by only some threads of the block [cuda-divergent-barrier]
+    // CHECK-NOTES: :[[@LINE-4]]:7: note: threads of a block may disagree on this condition: it depends on 'threadIdx.x' through 'i'
+  }
+  __syncthreads();
+}
+
+// The other side does work of its own that no other thread sees, then ends.
+__global__ void guardWithPrivateElse(float *a, int n) {
+  __shared__ float s[256];
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    s[threadIdx.x] = a[i];
+    __syncthreads();
+    a[i] = s[threadIdx.x ^ 1];
+  } else {
+    a[i] = 0.0f;
+  }
+}
+
+// The other side touches shared memory: other threads can see it.
+__global__ void guardWithSharedElse(float *a, int n) {
+  __shared__ float s[256];
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    s[threadIdx.x] = a[i];
+    __syncthreads();
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: barrier '__syncthreads' may be reached by only some threads of the block [cuda-divergent-barrier]
+    // CHECK-NOTES: :[[@LINE-4]]:7: note: threads of a block may disagree on this condition: it depends on 'threadIdx.x' through 'i'
+    a[i] = s[threadIdx.x ^ 1];
+  } else {
+    s[threadIdx.x] = 0.0f;
+  }
+}
+
+// The other side waits in a loop: it has not left.
+__global__ void guardWithSpinningElse(float *a, volatile int *flag, int n) {
+  __shared__ float s[256];
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    s[threadIdx.x] = a[i];
+    __syncthreads();
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: barrier '__syncthreads' may be reached by only some threads of the block [cuda-divergent-barrier]
+    // CHECK-NOTES: :[[@LINE-4]]:7: note: threads of a block may disagree on this condition: it depends on 'threadIdx.x' through 'i'
+    a[i] = s[threadIdx.x ^ 1];
+  } else {
+    while (*flag == 0) {
+    }
+  }
+}
+
+// A grid-stride loop at the kernel's tail: a thread whose next index is past
+// the end goes straight to the end of the kernel.
+__global__ void gridStrideTail(float *a, int n) {
+  __shared__ float s[256];
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += blockDim.x * gridDim.x) {
+    s[threadIdx.x] = a[i];
+    __syncthreads();
+    a[i] = s[threadIdx.x ^ 1];
+    __syncthreads();
+  }
+}
+
+// The same loop with a barrier after it.
+__global__ void gridStrideThenBarrier(float *a, int n) {
+  __shared__ float s[256];
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += blockDim.x * gridDim.x) {
+    s[threadIdx.x] = a[i];
+    __syncthreads();
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: barrier '__syncthreads' may be reached by only some threads of the block [cuda-divergent-barrier]
+    // CHECK-NOTES: :[[@LINE-5]]:55: note: threads of a block may disagree on this loop condition: it depends on 'threadIdx.x' through 'i'
+    a[i] = s[threadIdx.x ^ 1];
+  }
+  __syncthreads();
+}
+
+// A `break` to the end of the kernel.
+__global__ void breakToTheEnd(const float *a, int n) {
+  __shared__ float s[256];
+  for (int k = 0; k < n; ++k) {
+    if (a[k * blockDim.x + threadIdx.x] < 0.0f)
+      break;
+    s[threadIdx.x] = a[k];
+    __syncthreads();
+  }
+}
+
+// A guard in a __device__ helper: its threads return to the caller, which
+// here has more to do.
+__device__ void guardedStep(float *s, const float *a, int i, int n) {
+  if (i < n) {
+    s[threadIdx.x] = a[i];
+    __syncthreads();
+  }
+}
+
+__global__ void helperThenMore(float *a, int n) {
+  __shared__ float s[256];
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  guardedStep(s, a, i, n);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: call to 'guardedStep' reaches barrier '__syncthreads', which may be reached by only some threads of the block [cuda-divergent-barrier]
+  // CHECK-NOTES: :[[@LINE-11]]:7: note: whether 'guardedStep' reaches the barrier depends on this condition, which depends on parameter 'i'
+  // CHECK-NOTES: :[[@LINE-3]]:21: note: the argument for 'i' differs between threads: it depends on 'threadIdx.x' through 'i'
+  // CHECK-NOTES: :[[@LINE-11]]:5: note: barrier '__syncthreads' is reached here
+  a[i] = s[threadIdx.x ^ 1];
+}
+
+// The leaving side calls a builtin on its way out: no other thread sees it.
+__global__ void exitAfterBuiltin(float *a, int n) {
+  __shared__ float s[256];
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) {
+    a[i] = __builtin_inff();
+    return;
+  }
+  s[threadIdx.x] = a[i];
+  __syncthreads();
+  a[i] = s[threadIdx.x ^ 1];
+}
+
+// It calls a function of the program: that may wait or touch shared memory.
+__device__ void markUnused(float *a, int i);
+
+__global__ void exitAfterUserCall(float *a, int n) {
+  __shared__ float s[256];
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) {
+    markUnused(a, i);
+    return;
+  }
+  s[threadIdx.x] = a[i];
+  __syncthreads();
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: barrier '__syncthreads' may be reached by only some threads of the block [cuda-divergent-barrier]
+  // CHECK-NOTES: :[[@LINE-7]]:7: note: threads of a block may disagree on this condition: it depends on 'threadIdx.x' through 'i'
+  a[i] = s[threadIdx.x ^ 1];
+}
+
+// --- What the threads that stay read ---------------------------------------
+
+// A block reduction under the guard: every thread sums all the slots, and in
+// the last, partial block the threads that left never wrote theirs.
+__global__ void sumUnderGuard(const float *in, float *out, int n) {
+  __shared__ float partial[256];
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    partial[threadIdx.x] = in[i];
+    __syncthreads();
+    float total = 0.0f;
+    for (int k = 0; k < 256; ++k)
+      total += partial[k];
+    // CHECK-NOTES: :[[@LINE-1]]:16: warning: after the barrier every thread reads elements of 'partial' that threads which left the kernel early may never have written [cuda-divergent-barrier]
+    // CHECK-NOTES: :[[@LINE-7]]:7: note: threads of a block may disagree on this condition, and the threads on the side that leaves the kernel skip the write: it depends on 'threadIdx.x' through 'i'
+    // CHECK-NOTES: :[[@LINE-7]]:5: note: each thread that stays writes only its own element of 'partial' here
+    out[i] = total;
+  }
+}
+
+// The same with an early return.
+__global__ void sumAfterReturn(const float *in, float *out, int n) {
+  __shared__ float partial[256];
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  partial[threadIdx.x] = in[i];
+  __syncthreads();
+  float total = 0.0f;
+  for (int k = 0; k < 256; ++k)
+    total += partial[k];
+  // CHECK-NOTES: :[[@LINE-1]]:14: warning: after the barrier every thread reads elements of 'partial' that threads which left the kernel early may never have written [cuda-divergent-barrier]
+  // CHECK-NOTES: :[[@LINE-8]]:7: note: threads of a block may disagree on this condition, and the threads on the side that leaves the kernel skip the write: it depends on 'threadIdx.x' through 'i'
+  // CHECK-NOTES: :[[@LINE-7]]:3: note: each thread that stays writes only its own element of 'partial' here
+  out[i] = total;
+}
+
+// Every slot written before the guard: nothing is missing.
+__global__ void sumWrittenBeforeGuard(const float *in, float *out, int n) {
+  __shared__ float partial[256];
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  partial[threadIdx.x] = i < n ? in[i] : 0.0f;
+  if (i < n) {
+    __syncthreads();
+    float total = 0.0f;
+    for (int k = 0; k < 256; ++k)
+      total += partial[k];
+    out[i] = total;
+  }
+}
