@@ -6,6 +6,7 @@
 
 #include "analysis/SharedMemoryRace.h"
 #include "analysis/CudaModel.h"
+#include "analysis/ExactQuery.h"
 #include "analysis/SharedAccesses.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
@@ -18,7 +19,9 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include <chrono>
 #include <deque>
+#include <map>
 #include <functional>
 #include <iterator>
 
@@ -59,11 +62,22 @@ private:
   struct Witness {
     std::int64_t ThreadA = 0, ThreadB = 0, Byte = 0;
     llvm::SmallVector<std::pair<unsigned, std::int64_t>, 2> LoopA, LoopB;
+    /// Values of the unknown uniform values the witness needs.
+    llvm::SmallVector<std::pair<unsigned, std::int64_t>, 2> Uniform;
   };
   enum class Verdict { None, Possible, Definite, Skip };
   Verdict decide(const SharedAccess &A, const SharedAccess &B,
                  const BlockShape &Shape, const Scenario &S,
                  llvm::ArrayRef<unsigned> Atoms, Witness &W);
+  Verdict decideExactly(const SharedAccess &A, const SharedAccess &B,
+                        const BlockShape &Shape, const Scenario &S,
+                        llvm::ArrayRef<unsigned> Atoms, Witness &W);
+  Verdict cachedDecide(const SharedAccess &A, const SharedAccess &B,
+                       const BlockShape &Shape, const Scenario &S,
+                       llvm::ArrayRef<unsigned> Atoms, Witness &W);
+  bool leavesVariable(const SharedAccess &X, const BlockShape &Shape,
+                      const Witness &W);
+  bool overBudget();
   void checkPair(unsigned IA, unsigned IB, const BlockShape &Shape);
   const Stmt *certainBarrierPlace(const SharedAccess &First,
                                   const SharedAccess &Second);
@@ -106,7 +120,213 @@ private:
   std::vector<Divergence> Divergences;
   llvm::SmallPtrSet<const Expr *, 16> Reported;
   std::uint64_t Budget = 40'000'000; // Evaluations per kernel.
+  /// Answers per pair of index shapes (ExactQuery::shapeKey) and scenario.
+  std::map<std::string, std::pair<Verdict, Witness>> Answers;
+  std::chrono::steady_clock::time_point Start =
+      std::chrono::steady_clock::now();
+  bool OutOfTime = false;
 };
+
+bool KernelRaceFinder::overBudget() {
+  if (!OutOfTime && Options.TimeBudgetMs &&
+      std::chrono::steady_clock::now() - Start >
+          std::chrono::milliseconds(Options.TimeBudgetMs))
+    OutOfTime = true;
+  return OutOfTime;
+}
+
+IterationRelation relationFor(int Relation) {
+  switch (Relation) {
+  case 0:
+    return IterationRelation::Same;
+  case 1:
+    return IterationRelation::Next;
+  case -1:
+    return IterationRelation::Previous;
+  case 3:
+    return IterationRelation::BothFirst;
+  case 6:
+    return IterationRelation::FirstLast;
+  case 7:
+    return IterationRelation::FirstFirst;
+  case 8:
+    return IterationRelation::SecondLast;
+  case 9:
+    return IterationRelation::SecondFirst;
+  default:
+    return IterationRelation::Any;
+  }
+}
+
+KernelRaceFinder::Verdict
+KernelRaceFinder::cachedDecide(const SharedAccess &A, const SharedAccess &B,
+                               const BlockShape &Shape, const Scenario &S,
+                               llvm::ArrayRef<unsigned> Atoms, Witness &W) {
+  // Everything the answer depends on, in canonical text: two pairs of
+  // accesses with equal keys get the same answer and witness.
+  std::string Key = Shape.str() + (Shape.Assumed ? "a" : "") +
+                    std::to_string(Col.sizeOf(A.Var)) + "|" +
+                    std::to_string(S.Order) + std::to_string(S.LaterIteration) +
+                    std::to_string(S.DifferentWarpsOnly);
+  for (int Relation : S.Relation)
+    Key += "," + std::to_string(Relation);
+  for (unsigned Atom : Atoms)
+    Key += ";" + std::to_string(Atom);
+  for (const SharedAccess *X : {&A, &B}) {
+    Key += "|" + std::to_string(X->Width) + " " + ExactQuery::shapeKey(Sym, X->Offset);
+    for (const auto &[Guard, Polarity] : X->Guards)
+      Key += (Polarity ? " +" : " -") + ExactQuery::shapeKey(Sym, Guard);
+  }
+  auto It = Answers.find(Key);
+  if (It != Answers.end()) {
+    W = It->second.second;
+    return It->second.first;
+  }
+  Verdict V = decide(A, B, Shape, S, Atoms, W);
+  Answers[Key] = {V, W};
+  return V;
+}
+
+/// Whether \p X, run by some thread of the block with the witness's unknown
+/// values, touches bytes outside its variable: under an assumed shape that
+/// says the shape is not the one the kernel is written for.
+bool KernelRaceFinder::leavesVariable(const SharedAccess &X,
+                                      const BlockShape &Shape,
+                                      const Witness &W) {
+  std::int64_t Size = Col.sizeOf(X.Var);
+  ExactQuery Q(Sym, Options.QueryTimeoutMs);
+  Q.setShape(Shape);
+  unsigned T = Q.addThread();
+  for (const auto &[Guard, Polarity] : X.Guards) {
+    llvm::SMTExprRef Holds = Q.holds(Guard, T);
+    Q.require(Polarity ? Holds : Q.solver().mkNot(Holds));
+  }
+  llvm::SMTExprRef Offset = Q.value(X.Offset, T);
+  for (const auto &[Atom, Value] : W.Uniform)
+    Q.require(Q.solver().mkEqual(Q.uniform(Atom), Q.constant(Value)));
+  llvm::SMTExprRef Outside = Q.solver().mkBVSlt(Offset, Q.constant(0));
+  if (Size >= 0)
+    Outside = Q.solver().mkOr(
+        Outside, Q.solver().mkBVSgt(
+                     Q.solver().mkBVAdd(Offset, Q.constant(X.Width)),
+                     Q.constant(Size)));
+  Q.require(Outside);
+  return Q.check() != false;
+}
+
+KernelRaceFinder::Verdict
+KernelRaceFinder::decideExactly(const SharedAccess &A, const SharedAccess &B,
+                                const BlockShape &Shape, const Scenario &S,
+                                llvm::ArrayRef<unsigned> Atoms, Witness &W) {
+  std::int64_t Size = Col.sizeOf(A.Var);
+  struct Terms {
+    unsigned TA = 0, TB = 0;
+    llvm::SMTExprRef LinearA, LinearB, OffsetA, OffsetB;
+  };
+  // Both accesses run, in bounds, in two threads in the scenario's
+  // iterations; with Collide, in two different threads (of two warps when
+  // the scenario says so) on overlapping bytes.
+  auto Encode = [&](ExactQuery &Q, bool Collide) {
+    llvm::SMTSolver &Z = Q.solver();
+    Terms T;
+    Q.setShape(Shape);
+    T.TA = Q.addThread();
+    T.TB = Q.addThread();
+    T.LinearA = Q.observe(Q.linearThread(T.TA));
+    T.LinearB = Q.observe(Q.linearThread(T.TB));
+    for (auto [X, Thread] : {std::pair(&A, T.TA), std::pair(&B, T.TB)})
+      for (const auto &[Guard, Polarity] : X->Guards) {
+        llvm::SMTExprRef Holds = Q.holds(Guard, Thread);
+        Q.require(Polarity ? Holds : Z.mkNot(Holds));
+      }
+    T.OffsetA = Q.observe(Q.value(A.Offset, T.TA));
+    T.OffsetB = Q.observe(Q.value(B.Offset, T.TB));
+    for (auto [Offset, Width] :
+         {std::pair(T.OffsetA, A.Width), std::pair(T.OffsetB, B.Width)}) {
+      Q.require(Z.mkBVSge(Offset, Q.constant(0)));
+      if (Size >= 0)
+        Q.require(
+            Z.mkBVSle(Z.mkBVAdd(Offset, Q.constant(Width)), Q.constant(Size)));
+    }
+    for (unsigned I = 0; I < Atoms.size(); ++I)
+      if (Sym.atoms()[Atoms[I]].isLoopCounter())
+        Q.relate(Atoms[I], T.TA, T.TB, relationFor(S.Relation[I]));
+    if (!Collide)
+      return T;
+    Q.require(Z.mkNot(Z.mkEqual(T.LinearA, T.LinearB)));
+    if (S.DifferentWarpsOnly)
+      Q.require(Z.mkNot(Z.mkEqual(Z.mkBVLshr(T.LinearA, Q.constant(5)),
+                                  Z.mkBVLshr(T.LinearB, Q.constant(5)))));
+    Q.require(
+        Z.mkBVSlt(T.OffsetA, Z.mkBVAdd(T.OffsetB, Q.constant(B.Width))));
+    Q.require(
+        Z.mkBVSlt(T.OffsetB, Z.mkBVAdd(T.OffsetA, Q.constant(A.Width))));
+    return T;
+  };
+
+  ExactQuery Q(Sym, Options.QueryTimeoutMs);
+  Terms T = Encode(Q, true);
+  llvm::SmallVector<unsigned, 4> AtomsOfA, AtomsOfB;
+  Sym.collectAtoms(A.Offset, AtomsOfA);
+  Sym.collectAtoms(B.Offset, AtomsOfB);
+  llvm::DenseMap<unsigned, llvm::SMTExprRef> CounterA, CounterB;
+  for (unsigned Atom : Atoms) {
+    if (!Sym.atoms()[Atom].isLoopCounter())
+      continue;
+    if (llvm::is_contained(AtomsOfA, Atom))
+      CounterA[Atom] = Q.observe(Q.counter(Atom, T.TA));
+    if (llvm::is_contained(AtomsOfB, Atom))
+      CounterB[Atom] = Q.observe(Q.counter(Atom, T.TB));
+  }
+  auto Answer = Q.decide([&] {
+    W.ThreadA = Q.modelValue(T.LinearA);
+    W.ThreadB = Q.modelValue(T.LinearB);
+    W.Byte = std::max(Q.modelValue(T.OffsetA), Q.modelValue(T.OffsetB));
+    W.LoopA.clear();
+    W.LoopB.clear();
+    W.Uniform.clear();
+    for (unsigned Atom : Atoms) {
+      if (CounterA.count(Atom))
+        W.LoopA.push_back({Atom, Q.modelValue(CounterA[Atom])});
+      if (CounterB.count(Atom))
+        W.LoopB.push_back({Atom, Q.modelValue(CounterB[Atom])});
+    }
+    for (unsigned Atom : Q.genericUnknowns())
+      W.Uniform.push_back({Atom, Q.modelValue(Q.uniform(Atom))});
+  });
+  if (!Answer)
+    return Verdict::Skip;
+  if (!Answer->Found)
+    return Verdict::None;
+  if (Shape.Assumed &&
+      (leavesVariable(A, Shape, W) || leavesVariable(B, Shape, W)))
+    return Verdict::Skip;
+  if (!Answer->Certain)
+    return Verdict::Possible;
+  // Certain also means: at each representative value of the unknowns at
+  // which both accesses run in bounds, they collide (a race only for n in
+  // a window of the block's range is possible, not certain).
+  llvm::SmallVector<unsigned, 4> Unknowns = Q.genericUnknowns();
+  for (std::int64_t Sample : UniformSamples) {
+    if (Unknowns.empty() || Sample < 2)
+      continue;
+    for (bool Collide : {true, false}) {
+      ExactQuery P(Sym, Options.QueryTimeoutMs);
+      Encode(P, Collide);
+      for (unsigned Atom : Unknowns)
+        P.require(
+            P.solver().mkEqual(P.uniform(Atom), P.constant(Sample)));
+      std::optional<bool> Sat = P.check();
+      if (!Sat)
+        return Verdict::Possible;
+      if (Collide && *Sat)
+        break; // Races at this sample.
+      if (!Collide && *Sat)
+        return Verdict::Possible; // Both run, yet no collision.
+    }
+  }
+  return Verdict::Definite;
+}
 
 void KernelRaceFinder::walk(const CFGBlock *From, unsigned FromIndex,
                             bool StopAtWarpSync,
@@ -233,6 +453,10 @@ bool KernelRaceFinder::isBefore(const SharedAccess &A,
       A.E->getBeginLoc(), B.E->getBeginLoc());
 }
 
+/// Thread-and-iteration points above which a concrete question goes to the
+/// solver rather than being enumerated.
+constexpr double EnumerationLimit = 1 << 18;
+
 KernelRaceFinder::Verdict
 KernelRaceFinder::decide(const SharedAccess &A, const SharedAccess &B,
                          const BlockShape &Shape, const Scenario &S,
@@ -263,8 +487,14 @@ KernelRaceFinder::decide(const SharedAccess &A, const SharedAccess &B,
     else
       Sampled.push_back(Atoms[I]);
   }
-  if (Sampled.size() > 2)
-    return Verdict::Skip;
+  // Exact enumeration is the fast path for concrete questions of modest
+  // size; everything else goes to the solver.
+  double Points = double(Shape.threads());
+  for (const Axis &Ax : Loops)
+    Points *= Ax.Relation == 2 ? double(Ax.Values.size()) * Ax.Values.size()
+                               : double(Ax.Values.size());
+  if (!Sampled.empty() || Points > EnumerationLimit)
+    return decideExactly(A, B, Shape, S, Atoms, W);
   const unsigned SampleCombos = sampleCombinations(Sampled.size());
 
   std::vector<std::int64_t> AtomsA(AllAtoms.size(), 0),
@@ -601,8 +831,10 @@ void KernelRaceFinder::checkPair(unsigned IA, unsigned IB,
   }
 
   for (const Scenario &S : Scenarios) {
+    if (overBudget())
+      return;
     Witness W;
-    Verdict V = decide(A, B, Shape, S, Atoms, W);
+    Verdict V = cachedDecide(A, B, Shape, S, Atoms, W);
     if (V == Verdict::None || V == Verdict::Skip)
       continue;
     if (V == Verdict::Possible && !Options.ReportPossibleRaces)
@@ -668,6 +900,9 @@ void KernelRaceFinder::checkPair(unsigned IA, unsigned IB,
         Verb(Second.Kind) + " it" + Values(BSecond ? W.LoopB : W.LoopA);
     if (S.LaterIteration)
       Race.Witness += " one iteration of the enclosing loop later";
+    for (const auto &[Atom, Value] : W.Uniform)
+      Race.Witness += (&Atom == &W.Uniform.front().first ? ", when '" : ", '") +
+                      Sym.atoms()[Atom].Name + "' = " + std::to_string(Value);
     if (!S.DifferentWarpsOnly && !Race.WarpSynchronous &&
         !llvm::is_contained(S.Relation, 2))
       Race.InsertBarrierBefore = certainBarrierPlace(First, Second);
@@ -682,9 +917,11 @@ void KernelRaceFinder::run(llvm::ArrayRef<BlockShape> Shapes) {
     return;
   computeConcurrency();
   for (const BlockShape &Shape : Col.candidateShapes(Shapes, Options.Assumed))
-    for (unsigned I = 0; I < Accesses.size(); ++I)
-      for (unsigned J = I; J < Accesses.size(); ++J)
+    for (unsigned I = 0; I < Accesses.size() && !OutOfTime; ++I)
+      for (unsigned J = I; J < Accesses.size() && !OutOfTime; ++J)
         checkPair(I, J, Shape);
+  if (OutOfTime)
+    Handler.handleIncomplete(Kernel, IncompleteReason::TimeBudget);
 }
 
 } // namespace
@@ -692,8 +929,14 @@ void KernelRaceFinder::run(llvm::ArrayRef<BlockShape> Shapes) {
 void SharedMemoryRaceAnalysis::analyzeKernel(
     const FunctionDecl *Kernel, llvm::ArrayRef<BlockShape> Shapes) {
   const FunctionDependence *Deps = Dependence.analyze(Kernel);
-  if (!Deps)
+  if (!Deps) {
+    // A body the dependence analysis declined (too large) is not silence.
+    const FunctionDecl *Definition = nullptr;
+    if (Kernel->hasBody(Definition) && Definition &&
+        !Definition->isDependentContext())
+      Handler.handleIncomplete(Definition, IncompleteReason::Size);
     return;
+  }
   SharedAccessCollector Collector(Dependence.getContext(), *Deps);
   Collector.collect();
   KernelRaceFinder(Collector, Handler, Options, Deps->getFunction())

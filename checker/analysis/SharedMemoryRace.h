@@ -82,10 +82,22 @@ struct SharedRace {
   const Stmt *InsertBarrierBefore = nullptr;
 };
 
+/// Why a kernel was not fully analysed.
+enum class IncompleteReason {
+  /// Its race analysis passed RaceOptions::TimeBudgetMs.
+  TimeBudget,
+  /// Its body is past the size the dependence analysis accepts.
+  Size
+};
+
 class SharedRaceHandler {
 public:
   virtual ~SharedRaceHandler();
   virtual void handleRace(const SharedRace &Race) = 0;
+  /// Called once for a kernel whose analysis stopped early: races in it may
+  /// be missing, and the user must be told.
+  virtual void handleIncomplete(const FunctionDecl *Kernel,
+                                IncompleteReason Reason) {}
 };
 
 struct RaceOptions {
@@ -95,6 +107,10 @@ struct RaceOptions {
                             {BlockShape{{16, 16, 1}, true}},
                             {BlockShape{{8, 8, 4}, true}}}};
   bool ReportPossibleRaces = false;
+  /// Milliseconds one kernel's race analysis may take before it stops and
+  /// says so (0: no limit), and one solver query before it gives up.
+  unsigned TimeBudgetMs = 2000;
+  unsigned QueryTimeoutMs = 250;
 };
 
 class SharedMemoryRaceAnalysis {
