@@ -90,10 +90,16 @@ evaluateBlockShape(const Expr *Block, ASTContext &Context, const Stmt *Body);
 
 enum class AccessKind { Read, Write, ReadWrite, Atomic };
 
+/// Where an access inside a called helper runs relative to the barrier the
+/// call holds: before the helper's first barrier, after its last, or the
+/// helper has none.
+enum class CallSegment { Whole, BeforeBarrier, AfterBarrier };
+
 /// One access to shared memory.
 struct SharedAccess {
   const Expr *E = nullptr;       // The lvalue (the pointer for atomics).
   const CallExpr *Via = nullptr; // The call when E is inside a callee.
+  CallSegment Segment = CallSegment::Whole;
   const Stmt *Anchor = nullptr;  // The CFG element that performs it.
   const CFGBlock *Block = nullptr;
   unsigned Index = 0;           // 1-based position of Anchor in Block.

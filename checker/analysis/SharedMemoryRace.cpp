@@ -351,12 +351,16 @@ void KernelRaceFinder::walk(const CFGBlock *From, unsigned FromIndex,
       auto CS = Element.getAs<CFGStmt>();
       if (!CS)
         continue;
+      const SyncPoint *Sync = Col.syncAt(CS->getStmt());
+      bool Stops = Sync && (Sync->Block || StopAtWarpSync);
+      // A call that holds a barrier: only the helper's accesses before its
+      // first barrier are reached.
       auto At = AccessesAt.find(CS->getStmt());
       if (At != AccessesAt.end())
         for (unsigned I : At->second)
-          Out[I] |= Cur.Crossed ? 2 : 1;
-      const SyncPoint *Sync = Col.syncAt(CS->getStmt());
-      if (Sync && (Sync->Block || StopAtWarpSync)) {
+          if (!Stops || Accesses[I].Segment != CallSegment::AfterBarrier)
+            Out[I] |= Cur.Crossed ? 2 : 1;
+      if (Stops) {
         Stopped = true;
         break;
       }
@@ -378,6 +382,9 @@ void KernelRaceFinder::computeConcurrency() {
   Reach.assign(Accesses.size(), std::vector<std::uint8_t>(Accesses.size()));
   WarpReach = Reach;
   for (unsigned I = 0; I < Accesses.size(); ++I) {
+    // What a helper does before its barrier reaches nothing past the call.
+    if (Accesses[I].Segment == CallSegment::BeforeBarrier)
+      continue;
     walk(Accesses[I].Block, Accesses[I].Index, false, Reach[I]);
     walk(Accesses[I].Block, Accesses[I].Index, true, WarpReach[I]);
   }
@@ -738,7 +745,8 @@ void KernelRaceFinder::checkPair(unsigned IA, unsigned IB,
   llvm::SmallVector<Path, 6> Paths;
   if (IA == IB)
     Paths.push_back({Self, 0, 0, nullptr, true});
-  else if (A.Anchor == B.Anchor) // Two accesses inside one inlined call.
+  else if (A.Anchor == B.Anchor &&
+           A.Segment == B.Segment) // Two accesses inside one inlined call.
     Paths.push_back({AThenB, 0, 0, nullptr, true});
   for (unsigned Bit = 1; Bit <= 2; ++Bit) {
     if (Reach[IA][IB] & Bit)
