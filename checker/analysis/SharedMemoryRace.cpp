@@ -22,6 +22,7 @@
 #include <chrono>
 #include <deque>
 #include <map>
+#include <optional>
 #include <functional>
 #include <iterator>
 
@@ -75,6 +76,9 @@ private:
   Verdict cachedDecide(const SharedAccess &A, const SharedAccess &B,
                        const BlockShape &Shape, const Scenario &S,
                        llvm::ArrayRef<unsigned> Atoms, Witness &W);
+  /// What a plain store writes, as (array loaded from or null, symbolic
+  /// value or index); -1 as the value when it has no symbolic form.
+  std::pair<const VarDecl *, SymId> storedValue(const Expr *Stored);
   bool leavesVariable(const SharedAccess &X, const BlockShape &Shape,
                       const Witness &W);
   bool overBudget();
@@ -125,7 +129,33 @@ private:
   std::chrono::steady_clock::time_point Start =
       std::chrono::steady_clock::now();
   bool OutOfTime = false;
+  /// For the pair being decided, when both store values with a symbolic
+  /// form: those values, which a witness must show different.
+  std::optional<std::pair<SymId, SymId>> StoredValues;
 };
+
+std::pair<const VarDecl *, SymId>
+KernelRaceFinder::storedValue(const Expr *Stored) {
+  const Expr *E = Stored->IgnoreParenImpCasts();
+  if (E->getType()->isIntegralOrEnumerationType() ||
+      E->getType()->isBooleanType()) {
+    SymId V = Sym.translate(E);
+    return {nullptr, Sym.isUnknown(V) ? -1 : V};
+  }
+  // A load from an array that is not shared memory: the same element holds
+  // the same value for every thread that reads it in this interval.
+  if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(E)) {
+    const auto *Base =
+        dyn_cast<DeclRefExpr>(ASE->getBase()->IgnoreParenImpCasts());
+    const auto *VD = Base ? dyn_cast<VarDecl>(Base->getDecl()) : nullptr;
+    if (VD && !VD->hasAttr<CUDASharedAttr>()) {
+      SymId Index = Sym.translate(ASE->getIdx());
+      if (!Sym.isUnknown(Index))
+        return {VD, Index};
+    }
+  }
+  return {nullptr, -1};
+}
 
 bool KernelRaceFinder::overBudget() {
   if (!OutOfTime && Options.TimeBudgetMs &&
@@ -177,6 +207,9 @@ KernelRaceFinder::cachedDecide(const SharedAccess &A, const SharedAccess &B,
     for (const auto &[Guard, Polarity] : X->Guards)
       Key += (Polarity ? " +" : " -") + ExactQuery::shapeKey(Sym, Guard);
   }
+  if (StoredValues)
+    Key += "|=" + ExactQuery::shapeKey(Sym, StoredValues->first) + " " +
+           ExactQuery::shapeKey(Sym, StoredValues->second);
   auto It = Answers.find(Key);
   if (It != Answers.end()) {
     W = It->second.second;
@@ -261,6 +294,9 @@ KernelRaceFinder::decideExactly(const SharedAccess &A, const SharedAccess &B,
         Z.mkBVSlt(T.OffsetA, Z.mkBVAdd(T.OffsetB, Q.constant(B.Width))));
     Q.require(
         Z.mkBVSlt(T.OffsetB, Z.mkBVAdd(T.OffsetA, Q.constant(A.Width))));
+    if (StoredValues)
+      Q.require(Z.mkNot(Z.mkEqual(Q.value(StoredValues->first, T.TA),
+                                  Q.value(StoredValues->second, T.TB))));
     return T;
   };
 
@@ -500,7 +536,7 @@ KernelRaceFinder::decide(const SharedAccess &A, const SharedAccess &B,
   for (const Axis &Ax : Loops)
     Points *= Ax.Relation == 2 ? double(Ax.Values.size()) * Ax.Values.size()
                                : double(Ax.Values.size());
-  if (!Sampled.empty() || Points > EnumerationLimit)
+  if (!Sampled.empty() || Points > EnumerationLimit || StoredValues)
     return decideExactly(A, B, Shape, S, Atoms, W);
   const unsigned SampleCombos = sampleCombinations(Sampled.size());
 
@@ -702,27 +738,32 @@ void KernelRaceFinder::checkPair(unsigned IA, unsigned IB,
   // guard).
   bool SameValueInWarp = IA == IB && A.Kind == AccessKind::Write && A.Stored &&
                          isWarpUniform(A.Stored, A.Block, A.Index);
-  // Threads that all store the same block-uniform value (`flag = 1;`)
-  // leave the same bytes behind in any order: a benign race, as GPUVerify
-  // treats it. The same statement stores the same value in every thread
-  // when the value depends on no thread and no loop counter; two
-  // statements, when both store the same constant.
+  // Two writes of the same value to the same bytes leave them as either
+  // would alone: no defect (GPUVerify's benign race). The values are
+  // compared symbolically, as expressions over the thread, uniform values
+  // and, for a load (`bias[c] = bnBias[base + c]`), the same array: the
+  // solver then asks for colliding threads whose values differ.
+  StoredValues.reset();
   if (A.Kind == AccessKind::Write && B.Kind == AccessKind::Write && A.Stored &&
       B.Stored && A.Width == B.Width) {
-    SymId ValueA = Sym.translate(A.Stored), ValueB = Sym.translate(B.Stored);
-    auto Uniform = [&](SymId Value) {
-      llvm::SmallVector<unsigned, 2> Atoms;
-      Sym.collectAtoms(Value, Atoms);
-      return !Sym.isUnknown(Value) && !Sym.usesThread(Value) &&
-             llvm::none_of(Atoms, [&](unsigned Atom) {
-               return Sym.atoms()[Atom].isLoopCounter();
-             });
-    };
-    SymEnv NoThread;
-    auto ConstA = Sym.evaluate(ValueA, NoThread);
-    auto ConstB = Sym.evaluate(ValueB, NoThread);
-    if (IA == IB ? Uniform(ValueA) : (ConstA && ConstB && *ConstA == *ConstB))
-      return;
+    auto [BaseA, ValueA] = storedValue(A.Stored);
+    auto [BaseB, ValueB] = storedValue(B.Stored);
+    if (ValueA >= 0 && ValueB >= 0 && BaseA == BaseB) {
+      auto Uniform = [&](SymId Value) {
+        llvm::SmallVector<unsigned, 2> Atoms;
+        Sym.collectAtoms(Value, Atoms);
+        return !Sym.usesThread(Value) &&
+               llvm::none_of(Atoms, [&](unsigned Atom) {
+                 return Sym.atoms()[Atom].isLoopCounter();
+               });
+      };
+      SymEnv NoThread;
+      auto ConstA = Sym.evaluate(ValueA, NoThread);
+      auto ConstB = Sym.evaluate(ValueB, NoThread);
+      if (IA == IB ? Uniform(ValueA) : (ConstA && ConstB && *ConstA == *ConstB))
+        return;
+      StoredValues = {ValueA, ValueB};
+    }
   }
 
   llvm::SmallVector<unsigned, 4> Atoms;

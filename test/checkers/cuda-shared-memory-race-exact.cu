@@ -241,6 +241,60 @@ __global__ void twoCallsOfHelperWithTwoBarriers(float *out) {
   stageWithTwoBarriers(s, out, 1);
 }
 
+// --- Writes of the same value (issue 10, class 6) ----------------------------
+
+// The threads that write bias[c] all store bnBias[base + c]: one value.
+__global__ void sameValueFromSameElement(const float *bnBias, int base,
+                                         float *out) {
+  __shared__ float bias[64];
+  int c = threadIdx.x % 64;
+  bias[c] = bnBias[base + c];
+  __syncthreads();
+  out[threadIdx.x] = bias[c];
+}
+
+__global__ void differentValuesFromDifferentElements(const float *bnBias,
+                                                     int base, float *out) {
+  __shared__ float bias[64];
+  int c = threadIdx.x % 64;
+  bias[c] = bnBias[base + threadIdx.x];
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: write after write race on shared 'bias': no barrier orders this write after another thread's write [cuda-shared-memory-race]
+  // CHECK-NOTES: :[[@LINE-2]]:3: note: the other thread's write is here
+  // CHECK-NOTES: :[[@LINE-3]]:3: note: for example, thread (128,0,0) writes 'bias[0]' and thread (0,0,0) writes it, when 'base' = 2, with blockDim (256,1,1) (assumed: no launch of this kernel was found)
+  __syncthreads();
+  out[threadIdx.x] = bias[c];
+}
+
+__global__ void sameValueComputedFromIndex(int *out) {
+  __shared__ int s[32];
+  s[threadIdx.x % 32] = threadIdx.x % 32;
+  __syncthreads();
+  out[threadIdx.x] = s[threadIdx.x % 32];
+}
+
+__global__ void twoStatementsTwoValues(int n, int *out) {
+  __shared__ int v;
+  if (threadIdx.x < n)
+    v = n;
+  else
+    v = n + 1;
+  // CHECK-NOTES: :[[@LINE-1]]:5: warning: write after write race on shared 'v': no barrier orders this write after another thread's write [cuda-shared-memory-race]
+  // CHECK-NOTES: :[[@LINE-4]]:5: note: the other thread's write is here
+  // CHECK-NOTES: :[[@LINE-3]]:5: note: for example, thread (0,0,0) writes 'v' and thread (17,0,0) writes it, when 'n' = 3, with blockDim (256,1,1) (assumed: no launch of this kernel was found)
+  __syncthreads();
+  out[threadIdx.x] = v;
+}
+
+__global__ void twoStatementsOneValue(int n, int *out) {
+  __shared__ int v;
+  if (threadIdx.x < n)
+    v = n + 1;
+  else
+    v = 1 + n;
+  __syncthreads();
+  out[threadIdx.x] = v;
+}
+
 void launchAll(float *f, int *i, unsigned *u, int n) {
   shiftUnderParameterGuard<<<1, 256>>>(n, f);
   ownElementUnderParameterGuard<<<1, 256>>>(n, f);
