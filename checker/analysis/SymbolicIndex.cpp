@@ -345,6 +345,11 @@ SymId SymbolicTranslator::translateVar(const VarDecl *VD, const Expr *Use) {
   if (VD->getType()->isReferenceType())
     return add(Unknown);
   bool IsParam = isa<ParmVarDecl>(VD);
+  // The dependence analysis describes the kernel's own variables only: a
+  // helper's local or parameter may differ between threads, so without a
+  // single initialiser to follow it is unknown, never a uniform atom.
+  bool InCallee = VD->hasLocalStorage() &&
+                  VD->getParentFunctionOrMethod() != Function;
   if (VD->hasLocalStorage() && !IsParam && Assignments.lookup(VD) == 0 &&
       VD->getInit()) {
     auto It = VarCache.find(VD);
@@ -358,7 +363,8 @@ SymId SymbolicTranslator::translateVar(const VarDecl *VD, const Expr *Use) {
     // A value the translation cannot follow (a call, a load) is still one
     // value: an atom, unless it may differ between threads.
     bool Thread =
-        Dependence && (Dependence->getVariableDeps(VD) & dep::Thread) != 0;
+        InCallee ||
+        (Dependence && (Dependence->getVariableDeps(VD) & dep::Thread) != 0);
     if (isUnknown(Id) && !Thread)
       Id = atomFor(VD, VD->getName().str());
     VarCache[VD] = Id;
@@ -370,9 +376,9 @@ SymId SymbolicTranslator::translateVar(const VarDecl *VD, const Expr *Use) {
   // differs from thread to thread.
   bool Thread =
       Dependence && (Dependence->getVariableDeps(VD) & dep::Thread) != 0;
-  if (IsParam && Function->hasAttr<CUDAGlobalAttr>())
+  if (IsParam && Function->hasAttr<CUDAGlobalAttr>() && !InCallee)
     Thread = false; // Kernel parameters are the same in every thread.
-  if (Thread)
+  if (Thread || InCallee)
     return add(Unknown);
   return atomFor(VD, VD->getName().str());
 }
