@@ -23,6 +23,7 @@
 #include <deque>
 #include <map>
 #include <optional>
+#include <set>
 #include <functional>
 #include <iterator>
 
@@ -45,8 +46,17 @@ public:
 
 private:
   void computeConcurrency();
+  /// Accesses reached from a point, each with bit 1 (in the same pass of
+  /// the enclosing loops) and bit 2 (after going round a loop). Sparse: an
+  /// access reaches the few accesses of its barrier interval, so the sets
+  /// stay linear in the kernel's size.
+  using ReachSet = llvm::DenseMap<unsigned, std::uint8_t>;
+  static std::uint8_t bits(const ReachSet &Set, unsigned I) {
+    auto It = Set.find(I);
+    return It == Set.end() ? 0 : It->second;
+  }
   void walk(const CFGBlock *From, unsigned FromIndex, bool StopAtWarpSync,
-            std::vector<std::uint8_t> &Out) const;
+            ReachSet &Out) const;
 
   // Deciding.
   struct Scenario {
@@ -94,11 +104,15 @@ private:
         return true;
     return false;
   }
-  bool loopHasBarrier(const Stmt *Loop) const {
-    for (const SyncPoint &Sync : Col.syncPoints())
-      if (Sync.Block && isInside(Sync.Call, Loop))
-        return true;
-    return false;
+  bool loopHasBarrier(const Stmt *Loop) {
+    auto [It, Inserted] = LoopBarriers.try_emplace(Loop, false);
+    if (Inserted)
+      for (const SyncPoint &Sync : Col.syncPoints())
+        if (Sync.Block && isInside(Sync.Call, Loop)) {
+          It->second = true;
+          break;
+        }
+    return It->second;
   }
 
   SharedAccessCollector &Col;
@@ -113,15 +127,18 @@ private:
   /// For each access, the accesses reached from it without a block barrier
   /// (bit 1: in the same pass of the enclosing loops; bit 2: after going
   /// round a loop), and the same without any warp-level sync either.
-  std::vector<std::vector<std::uint8_t>> Reach, WarpReach;
+  std::vector<ReachSet> Reach, WarpReach;
+  llvm::DenseMap<const Stmt *, bool> LoopBarriers;
   llvm::DenseMap<const Stmt *, llvm::SmallVector<unsigned, 1>> AccessesAt;
   /// Thread-dependent branches, and for each side the accesses reached from
   /// it without a block barrier (and without a warp sync), as in Reach.
   struct Divergence {
     const CFGBlock *Branch = nullptr;
-    std::vector<std::vector<std::uint8_t>> Sides, WarpSides;
+    std::vector<ReachSet> Sides, WarpSides;
   };
   std::vector<Divergence> Divergences;
+  /// For each access, the divergences on some side of which it lies.
+  std::vector<llvm::SmallVector<unsigned, 2>> DivergencesOf;
   llvm::SmallPtrSet<const Expr *, 16> Reported;
   std::uint64_t Budget = 40'000'000; // Evaluations per kernel.
   /// Answers per pair of index shapes (ExactQuery::shapeKey) and scenario.
@@ -132,6 +149,7 @@ private:
   /// For the pair being decided, when both store values with a symbolic
   /// form: those values, which a witness must show different.
   std::optional<std::pair<SymId, SymId>> StoredValues;
+  bool CompareValues = false;
 };
 
 std::pair<const VarDecl *, SymId>
@@ -216,6 +234,13 @@ KernelRaceFinder::cachedDecide(const SharedAccess &A, const SharedAccess &B,
     return It->second.first;
   }
   Verdict V = decide(A, B, Shape, S, Atoms, W);
+  // Only a collision is worth asking again with the stored values apart:
+  // most pairs never collide, and the enumeration says so fastest.
+  if (StoredValues && (V == Verdict::Definite || V == Verdict::Possible)) {
+    CompareValues = true;
+    V = decideExactly(A, B, Shape, S, Atoms, W);
+    CompareValues = false;
+  }
   Answers[Key] = {V, W};
   return V;
 }
@@ -294,7 +319,7 @@ KernelRaceFinder::decideExactly(const SharedAccess &A, const SharedAccess &B,
         Z.mkBVSlt(T.OffsetA, Z.mkBVAdd(T.OffsetB, Q.constant(B.Width))));
     Q.require(
         Z.mkBVSlt(T.OffsetB, Z.mkBVAdd(T.OffsetA, Q.constant(A.Width))));
-    if (StoredValues)
+    if (StoredValues && CompareValues)
       Q.require(Z.mkNot(Z.mkEqual(Q.value(StoredValues->first, T.TA),
                                   Q.value(StoredValues->second, T.TB))));
     return T;
@@ -365,8 +390,7 @@ KernelRaceFinder::decideExactly(const SharedAccess &A, const SharedAccess &B,
 }
 
 void KernelRaceFinder::walk(const CFGBlock *From, unsigned FromIndex,
-                            bool StopAtWarpSync,
-                            std::vector<std::uint8_t> &Out) const {
+                            bool StopAtWarpSync, ReachSet &Out) const {
   // Breadth-first over (block, went round a loop) from just after element
   // FromIndex of From, stopping at barriers.
   llvm::DenseSet<std::pair<const CFGBlock *, unsigned>> Seen;
@@ -415,8 +439,9 @@ void KernelRaceFinder::walk(const CFGBlock *From, unsigned FromIndex,
 void KernelRaceFinder::computeConcurrency() {
   for (unsigned I = 0; I < Accesses.size(); ++I)
     AccessesAt[Accesses[I].Anchor].push_back(I);
-  Reach.assign(Accesses.size(), std::vector<std::uint8_t>(Accesses.size()));
+  Reach.assign(Accesses.size(), ReachSet());
   WarpReach = Reach;
+  DivergencesOf.assign(Accesses.size(), {});
   for (unsigned I = 0; I < Accesses.size(); ++I) {
     // What a helper does before its barrier reaches nothing past the call.
     if (Accesses[I].Segment == CallSegment::BeforeBarrier)
@@ -430,13 +455,18 @@ void KernelRaceFinder::computeConcurrency() {
     Divergence D;
     D.Branch = B;
     for (const CFGBlock *Succ : B->succs()) {
-      D.Sides.emplace_back(Accesses.size(), 0);
-      D.WarpSides.emplace_back(Accesses.size(), 0);
+      D.Sides.emplace_back();
+      D.WarpSides.emplace_back();
       if (!Succ)
         continue;
       walk(Succ, 0, false, D.Sides.back());
       walk(Succ, 0, true, D.WarpSides.back());
     }
+    for (const ReachSet &Side : D.Sides)
+      for (const auto &Entry : Side)
+        if (!llvm::is_contained(DivergencesOf[Entry.first],
+                                Divergences.size()))
+          DivergencesOf[Entry.first].push_back(Divergences.size());
     Divergences.push_back(std::move(D));
   }
 }
@@ -536,7 +566,7 @@ KernelRaceFinder::decide(const SharedAccess &A, const SharedAccess &B,
   for (const Axis &Ax : Loops)
     Points *= Ax.Relation == 2 ? double(Ax.Values.size()) * Ax.Values.size()
                                : double(Ax.Values.size());
-  if (!Sampled.empty() || Points > EnumerationLimit || StoredValues)
+  if (!Sampled.empty() || Points > EnumerationLimit)
     return decideExactly(A, B, Shape, S, Atoms, W);
   const unsigned SampleCombos = sampleCombinations(Sampled.size());
 
@@ -790,25 +820,30 @@ void KernelRaceFinder::checkPair(unsigned IA, unsigned IB,
            A.Segment == B.Segment) // Two accesses inside one inlined call.
     Paths.push_back({AThenB, 0, 0, nullptr, true});
   for (unsigned Bit = 1; Bit <= 2; ++Bit) {
-    if (Reach[IA][IB] & Bit)
+    if (bits(Reach[IA], IB) & Bit)
       Paths.push_back(
-          {AThenB, 0, Bit - 1, nullptr, (WarpReach[IA][IB] & Bit) != 0});
-    if (IA != IB && (Reach[IB][IA] & Bit))
+          {AThenB, 0, Bit - 1, nullptr, (bits(WarpReach[IA], IB) & Bit) != 0});
+    if (IA != IB && (bits(Reach[IB], IA) & Bit))
       Paths.push_back(
-          {BThenA, Bit - 1, 0, nullptr, (WarpReach[IB][IA] & Bit) != 0});
+          {BThenA, Bit - 1, 0, nullptr, (bits(WarpReach[IB], IA) & Bit) != 0});
   }
-  for (const Divergence &D : Divergences)
+  for (unsigned DI : DivergencesOf[IA]) {
+    if (!llvm::is_contained(DivergencesOf[IB], DI))
+      continue;
+    const Divergence &D = Divergences[DI];
     for (unsigned SA = 0; SA < D.Sides.size(); ++SA)
       for (unsigned SB = 0; SB < D.Sides.size(); ++SB) {
         if (SA == SB)
           continue;
         for (unsigned BitA = 1; BitA <= 2; ++BitA)
           for (unsigned BitB = 1; BitB <= 2; ++BitB)
-            if ((D.Sides[SA][IA] & BitA) && (D.Sides[SB][IB] & BitB))
+            if ((bits(D.Sides[SA], IA) & BitA) &&
+                (bits(D.Sides[SB], IB) & BitB))
               Paths.push_back({Diverged, BitA - 1, BitB - 1, D.Branch,
-                               (D.WarpSides[SA][IA] & BitA) &&
-                                   (D.WarpSides[SB][IB] & BitB)});
+                               (bits(D.WarpSides[SA], IA) & BitA) &&
+                                   (bits(D.WarpSides[SB], IB) & BitB)});
       }
+  }
   if (Paths.empty())
     return;
   bool AnyWarpPath = llvm::any_of(Paths, [](const Path &P) { return P.Warp; });
@@ -965,10 +1000,35 @@ void KernelRaceFinder::run(llvm::ArrayRef<BlockShape> Shapes) {
   if (llvm::none_of(Accesses, [](const SharedAccess &A) { return A.writes(); }))
     return;
   computeConcurrency();
+  // Only pairs that can be in flight together, in the order the quadratic
+  // loop over all pairs used to visit them: an access with itself, one
+  // reached from another, the two sides of a divergence, two accesses of
+  // one inlined call.
+  std::set<std::pair<unsigned, unsigned>> Candidates;
+  auto Add = [&](unsigned I, unsigned J) {
+    Candidates.insert({std::min(I, J), std::max(I, J)});
+  };
+  for (unsigned I = 0; I < Accesses.size(); ++I) {
+    Add(I, I);
+    for (const auto &Entry : Reach[I])
+      Add(I, Entry.first);
+  }
+  for (const Divergence &D : Divergences)
+    for (unsigned SA = 0; SA < D.Sides.size(); ++SA)
+      for (unsigned SB = SA + 1; SB < D.Sides.size(); ++SB)
+        for (const auto &A : D.Sides[SA])
+          for (const auto &B : D.Sides[SB])
+            Add(A.first, B.first);
+  for (const auto &Entry : AccessesAt)
+    for (unsigned I : Entry.second)
+      for (unsigned J : Entry.second)
+        Add(I, J);
   for (const BlockShape &Shape : Col.candidateShapes(Shapes, Options.Assumed))
-    for (unsigned I = 0; I < Accesses.size() && !OutOfTime; ++I)
-      for (unsigned J = I; J < Accesses.size() && !OutOfTime; ++J)
-        checkPair(I, J, Shape);
+    for (const auto &[I, J] : Candidates) {
+      if (OutOfTime)
+        break;
+      checkPair(I, J, Shape);
+    }
   if (OutOfTime)
     Handler.handleIncomplete(Kernel, IncompleteReason::TimeBudget);
 }
