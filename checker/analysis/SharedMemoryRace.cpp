@@ -104,6 +104,51 @@ private:
         return true;
     return false;
   }
+  /// Whether every way round \p Loop from \p From to \p To (two statements
+  /// of its body, From in one iteration and To in the next) passes a block
+  /// barrier that is a statement of the body itself: one after From's
+  /// statement or before To's.
+  bool roundPassesBarrier(const Stmt *Loop, const Stmt *From,
+                          const Stmt *To) const {
+    const Stmt *Body = nullptr;
+    if (const auto *For = dyn_cast<ForStmt>(Loop))
+      Body = For->getBody();
+    else if (const auto *While = dyn_cast<WhileStmt>(Loop))
+      Body = While->getBody();
+    else if (const auto *Do = dyn_cast<DoStmt>(Loop))
+      Body = Do->getBody();
+    const auto *Compound = dyn_cast_or_null<CompoundStmt>(Body);
+    if (!Compound)
+      return false;
+    auto Position = [&](const Stmt *S) -> int {
+      for (const Stmt *Cur = S; Cur; Cur = Parents.getParent(Cur))
+        if (Parents.getParent(Cur) == Compound) {
+          int I = 0;
+          for (const Stmt *Child : Compound->body()) {
+            if (Child == Cur)
+              return I;
+            ++I;
+          }
+        }
+      return -1;
+    };
+    int FromAt = Position(From), ToAt = Position(To);
+    if (FromAt < 0 || ToAt < 0)
+      return false;
+    for (const SyncPoint &Sync : Col.syncPoints()) {
+      if (!Sync.Block)
+        continue;
+      int At = Position(Sync.Call);
+      const Stmt *Statement = At < 0 ? nullptr : Compound->body_begin()[At];
+      // Only a barrier that is the whole statement runs on every round.
+      const auto *Call = Statement ? dyn_cast<Expr>(Statement) : nullptr;
+      if (!Call || Call->IgnoreImplicit() != Sync.Call)
+        continue;
+      if (At > FromAt || At < ToAt)
+        return true;
+    }
+    return false;
+  }
   bool loopHasBarrier(const Stmt *Loop) {
     auto [It, Inserted] = LoopBarriers.try_emplace(Loop, false);
     if (Inserted)
@@ -881,13 +926,22 @@ void KernelRaceFinder::checkPair(unsigned IA, unsigned IB,
           Relation = 0;
           break;
         case AThenB:
-          Relation = InA && InB ? static_cast<int>(P.CrossB)
+          // Going round a loop whose body holds a barrier as a plain
+          // statement passes that barrier: a barrier-free way round is an
+          // inner loop's, in the same iteration of this one.
+          Relation = InA && InB ? (P.CrossB && roundPassesBarrier(
+                                                      Info.Loop, A.E, B.E)
+                                       ? 0
+                                       : static_cast<int>(P.CrossB))
                      : InA      ? 6
                      : InB      ? 9
                                 : 2;
           break;
         case BThenA:
-          Relation = InA && InB ? -static_cast<int>(P.CrossA)
+          Relation = InA && InB ? (P.CrossA && roundPassesBarrier(
+                                                      Info.Loop, B.E, A.E)
+                                       ? 0
+                                       : -static_cast<int>(P.CrossA))
                      : InB      ? 8
                      : InA      ? 7
                                 : 2;

@@ -295,6 +295,25 @@ __global__ void twoStatementsOneValue(int n, int *out) {
   out[threadIdx.x] = v;
 }
 
+// --- Rounds of an inner loop inside a loop with a barrier ---------------------
+
+// Going round the inner loop is not going round the outer one: the barrier
+// at the top of the outer loop separates its iterations (cuda-samples'
+// scalarProd).
+__global__ void treeReductionWithInnerLoop(float *out) {
+  __shared__ float acc[1024];
+  for (int i = threadIdx.x; i < 1024; i += blockDim.x)
+    acc[i] = out[i];
+  for (int stride = 512; stride > 0; stride >>= 1) {
+    __syncthreads();
+    for (int i = threadIdx.x; i < stride; i += blockDim.x)
+      acc[i] += acc[stride + i];
+  }
+  __syncthreads();
+  if (threadIdx.x == 0)
+    out[0] = acc[0];
+}
+
 void launchAll(float *f, int *i, unsigned *u, int n) {
   shiftUnderParameterGuard<<<1, 256>>>(n, f);
   ownElementUnderParameterGuard<<<1, 256>>>(n, f);
@@ -309,4 +328,5 @@ void launchAll(float *f, int *i, unsigned *u, int n) {
   earlyReturnOnGlobalIndexWithBarrier<<<8, 256>>>(n, f);
   loopBoundedByMin<<<8, 256>>>(f, n);
   loopBoundedByMinWithBarrier<<<8, 256>>>(f, n);
+  treeReductionWithInnerLoop<<<1, 256>>>(f);
 }
