@@ -633,6 +633,32 @@ blockArgumentComponents(const Expr *Block,
   return std::nullopt;
 }
 
+namespace {
+
+/// Whether \p VD is named in \p S other than as a launch configuration's
+/// argument: a cheap syntactic test that spares ExprMutationAnalyzer (whose
+/// matchers walk the whole body) for the common `dim3 block(...)` passed
+/// only to launches, which a host function with many launches asks about
+/// once per launch.
+bool namedOutsideLaunchConfigs(const Stmt *S, const VarDecl *VD) {
+  if (!S)
+    return false;
+  if (const auto *Launch = dyn_cast<CUDAKernelCallExpr>(S)) {
+    for (const Stmt *Child : Launch->children())
+      if (Child != Launch->getConfig() && namedOutsideLaunchConfigs(Child, VD))
+        return true;
+    return false;
+  }
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
+    return DRE->getDecl() == VD;
+  for (const Stmt *Child : S->children())
+    if (namedOutsideLaunchConfigs(Child, VD))
+      return true;
+  return false;
+}
+
+} // namespace
+
 std::optional<BlockShape>
 evaluateBlockShape(const Expr *Block, ASTContext &Context, const Stmt *Body) {
   // A global's initialiser is taken as its value (a constant shape is what
@@ -642,7 +668,8 @@ evaluateBlockShape(const Expr *Block, ASTContext &Context, const Stmt *Body) {
   // is not a change.
   auto Parts = blockArgumentComponents(Block, [&](const VarDecl *VD) {
     return !VD->hasLocalStorage() ||
-           (Body && !ExprMutationAnalyzer(*Body, Context).isMutated(VD));
+           (Body && (!namedOutsideLaunchConfigs(Body, VD) ||
+                     !ExprMutationAnalyzer(*Body, Context).isMutated(VD)));
   });
   if (!Parts)
     return std::nullopt;
