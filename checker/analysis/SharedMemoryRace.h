@@ -21,14 +21,22 @@
 //    warp-level synchronisation (`__syncwarp`, tile syncs, `_sync` shuffles
 //    and votes) as starts too: two accesses separated only by those can
 //    race only between threads of different warps.
-// 3. Threads. For each concurrent pair, the offsets and guards are
-//    evaluated for every thread of the block, every listed value of the loop
-//    counters involved (the same iteration, adjacent iterations, or any two
-//    when no barrier keeps the threads in step), and a few sample values of
-//    unknown block-uniform values. A collision between two different
-//    threads is a witness. A race is definite when a witness exists for
-//    every sample of the unknown values; otherwise it is only possible and
-//    reported only when asked.
+// 3. Threads. Candidate pairs are only those that can be in flight
+//    together (same barrier interval, the two sides of a divergence, one
+//    inlined call), found from sparse reach sets: linear in the kernel.
+//    For each, when every leaf is known once the block shape is fixed, the
+//    offsets and guards are evaluated for every thread of the block and
+//    every listed value of the loop counters involved (the same iteration,
+//    adjacent iterations, or any two when no barrier keeps the threads in
+//    step). Otherwise (unknown uniform values, unlisted loops, or too many
+//    points) the question goes to the SMT core (ExactQuery.h), which also
+//    defines "certain" (generic values of the unknowns) against
+//    "possible" (reported only when asked). Answers are cached per pair
+//    of index shapes; a per-kernel time budget ends in one
+//    handleIncomplete() rather than silence.
+// 4. Values. Two writes of one value are no race: when both store values
+//    with a symbolic form, a collision is confirmed only if the solver finds
+//    colliding threads whose stored values differ.
 //
 // The block shape comes from launches in the same translation unit, else
 // from __launch_bounds__, else from an assumption (stated in the report).
