@@ -78,6 +78,46 @@ bool SharedAccess::isDynamic() const {
   return Var && Var->getType()->isIncompleteArrayType();
 }
 
+namespace {
+
+/// Whether \p S certainly runs a warp-level sync: one outside any branch
+/// (loops count: the helpers that do this loop over constant offsets), in
+/// it or in a helper it calls.
+bool syncsWarp(const Stmt *S, unsigned Depth) {
+  if (!S || isa<IfStmt, SwitchStmt, ConditionalOperator>(S))
+    return false;
+  if (const auto *CE = dyn_cast<CallExpr>(S)) {
+    CallModel Model = classifyCall(CE);
+    if (Model.IsWarpSync)
+      return true;
+    if (!Model.Modelled && Depth < 3)
+      if (const FunctionDecl *Callee = CE->getDirectCallee()) {
+        const FunctionDecl *Definition = nullptr;
+        if (Callee->hasBody(Definition) && Definition &&
+            syncsWarp(Definition->getBody(), Depth + 1))
+          return true;
+      }
+  }
+  for (const Stmt *Child : S->children())
+    if (syncsWarp(Child, Depth))
+      return true;
+  return false;
+}
+
+} // namespace
+
+bool SharedAccessCollector::helperSyncsWarp(const FunctionDecl *Callee) {
+  if (!Callee)
+    return false;
+  const FunctionDecl *Definition = nullptr;
+  if (!Callee->hasBody(Definition) || !Definition)
+    return false;
+  auto [It, Inserted] = WarpSyncingHelpers.try_emplace(Definition, false);
+  if (Inserted)
+    It->second = syncsWarp(Definition->getBody(), 0);
+  return It->second;
+}
+
 SharedAccessCollector::SharedAccessCollector(ASTContext &Context,
                                              const FunctionDependence &Deps)
     : Context(Context), Deps(Deps), Kernel(Deps.getFunction()),
@@ -354,7 +394,9 @@ void SharedAccessCollector::collect() {
       if (!CE)
         continue;
       CallModel Model = classifyCall(CE);
-      if (Model.IsWarpSync && !SyncIndex.count(CE)) {
+      if ((Model.IsWarpSync ||
+           (!Model.Modelled && helperSyncsWarp(CE->getDirectCallee()))) &&
+          !SyncIndex.count(CE)) {
         SyncIndex[CE] = Syncs.size();
         Syncs.push_back({CE, false});
       }

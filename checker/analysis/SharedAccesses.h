@@ -185,6 +185,10 @@ private:
                  const CallExpr *Via = nullptr, bool InsideCondition = false);
   void computeGuards(SharedAccess &A);
   void inlineCall(const CallExpr *CE, const CFGBlock *B, unsigned Index);
+  /// Whether a call of \p Callee orders the lanes of a warp at every call:
+  /// its body (or a helper it calls) runs `__syncwarp()`, a tile sync or a
+  /// `_sync` shuffle or vote outside any branch (issue 10, class 7).
+  bool helperSyncsWarp(const FunctionDecl *Callee);
 
   ASTContext &Context;
   const FunctionDependence &Deps;
@@ -196,6 +200,7 @@ private:
   llvm::DenseMap<const Stmt *, unsigned> SyncIndex;
   /// Parameters of the callee being inlined that point into shared memory.
   llvm::DenseMap<const VarDecl *, Location> Bindings;
+  llvm::DenseMap<const FunctionDecl *, bool> WarpSyncingHelpers;
 };
 
 } // namespace clang::cuda_tidy

@@ -19,7 +19,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallPtrSet.h"
-#include <chrono>
+#include <ctime>
 #include <deque>
 #include <map>
 #include <optional>
@@ -188,8 +188,9 @@ private:
   std::uint64_t Budget = 40'000'000; // Evaluations per kernel.
   /// Answers per pair of index shapes (ExactQuery::shapeKey) and scenario.
   std::map<std::string, std::pair<Verdict, Witness>> Answers;
-  std::chrono::steady_clock::time_point Start =
-      std::chrono::steady_clock::now();
+  /// Processor time, not wall time: a loaded machine must not change what
+  /// is analysed.
+  std::clock_t Start = std::clock();
   bool OutOfTime = false;
   /// For the pair being decided, when both store values with a symbolic
   /// form: those values, which a witness must show different.
@@ -222,8 +223,8 @@ KernelRaceFinder::storedValue(const Expr *Stored) {
 
 bool KernelRaceFinder::overBudget() {
   if (!OutOfTime && Options.TimeBudgetMs &&
-      std::chrono::steady_clock::now() - Start >
-          std::chrono::milliseconds(Options.TimeBudgetMs))
+      double(std::clock() - Start) * 1000 / CLOCKS_PER_SEC >
+          Options.TimeBudgetMs)
     OutOfTime = true;
   return OutOfTime;
 }

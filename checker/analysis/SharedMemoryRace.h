@@ -115,8 +115,9 @@ struct RaceOptions {
                             {BlockShape{{16, 16, 1}, true}},
                             {BlockShape{{8, 8, 4}, true}}}};
   bool ReportPossibleRaces = false;
-  /// Milliseconds one kernel's race analysis may take before it stops and
-  /// says so (0: no limit), and one solver query before it gives up.
+  /// Milliseconds of processor time one kernel's race analysis may take
+  /// before it stops and says so (0: no limit), and one solver query before
+  /// it gives up.
   unsigned TimeBudgetMs = 2000;
   unsigned QueryTimeoutMs = 250;
 };
