@@ -124,7 +124,8 @@ public:
     if (Reason == IncompleteReason::TimeBudget)
       Check.diag(Kernel->getLocation(),
                  "kernel '%0' was not fully analysed for shared-memory races: "
-                 "its analysis passed the budget of %1 ms of processor time; raise the "
+                 "its analysis passed the budget of %1 ms of processor time; "
+                 "raise the "
                  "check's 'TimeBudgetMs' option to analyse it fully")
           << Kernel->getName() << Check.TimeBudgetMs;
     else

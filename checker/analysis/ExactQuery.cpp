@@ -39,8 +39,7 @@ llvm::SMTExprRef ExactQuery::constant(std::int64_t V) {
 }
 
 llvm::SMTExprRef ExactQuery::fresh(const std::string &Name) {
-  return Solver->mkSymbol((Name + "#" + std::to_string(Names++)).c_str(),
-                          Sort);
+  return Solver->mkSymbol((Name + "#" + std::to_string(Names++)).c_str(), Sort);
 }
 
 llvm::SMTExprRef ExactQuery::inRange(const llvm::SMTExprRef &V,
@@ -88,9 +87,9 @@ unsigned ExactQuery::addThread() {
 llvm::SMTExprRef ExactQuery::linearThread(unsigned Thread) {
   const auto &Tid = Threads[Thread];
   return Solver->mkBVAdd(
-      Tid[0], Solver->mkBVMul(
-                  Dims[0], Solver->mkBVAdd(Tid[1],
-                                           Solver->mkBVMul(Dims[1], Tid[2]))));
+      Tid[0],
+      Solver->mkBVMul(
+          Dims[0], Solver->mkBVAdd(Tid[1], Solver->mkBVMul(Dims[1], Tid[2]))));
 }
 
 llvm::SMTExprRef ExactQuery::boolToBV(const llvm::SMTExprRef &B) {
@@ -243,10 +242,9 @@ void ExactQuery::relate(unsigned Atom, unsigned First, unsigned Second,
       Approximate = true;
       return Solver->mkBoolean(true);
     }
-    return Solver->mkNot(compare(Info.Compare,
-                                 step(Info.StepOp, L.Counter,
-                                      value(Info.Step, Thread)),
-                                 value(Info.Bound, Thread)));
+    return Solver->mkNot(compare(
+        Info.Compare, step(Info.StepOp, L.Counter, value(Info.Step, Thread)),
+        value(Info.Bound, Thread)));
   };
   llvm::SMTExprRef Zero = constant(0), One = constant(1);
   switch (Relation) {

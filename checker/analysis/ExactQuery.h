@@ -1,4 +1,5 @@
-//===--- ExactQuery.h - Existence questions decided by an SMT solver -*- C++ -*-//
+//===--- ExactQuery.h - Existence questions decided by an SMT solver -*- C++
+//-*-//
 //
 // The race, bank-conflict and dynamic-bounds analyses ask questions of one
 // form: "is there a pair of threads of the block, values of the unknowns and
@@ -14,10 +15,10 @@
 // term, signed like SymbolicTranslator::evaluate. evaluate() computes in 64
 // bits; the two agree wherever no intermediate value leaves 32 bits, which
 // the ranges below guarantee for the products of two unknowns that index
-// expressions contain (64 bits made non-linear queries twice as slow). Comparisons and
-// logical operators yield 0 or 1; `/`, `%` and shifts add the side condition
-// under which evaluate() is defined (a divisor that is not 0, a shift count
-// in [0, 62]), so a model is always a point evaluate() can replay.
+// expressions contain (64 bits made non-linear queries twice as slow).
+// Comparisons and logical operators yield 0 or 1; `/`, `%` and shifts add the
+// side condition under which evaluate() is defined (a divisor that is not 0, a
+// shift count in [0, 62]), so a model is always a point evaluate() can replay.
 //  - A thread instance (addThread) has its own threadIdx.{x,y,z}, each in
 //    [0, blockDim) of its dimension, and its own value of every loop
 //    counter. Uniform atoms (kernel parameters, uniform locals, blockIdx,

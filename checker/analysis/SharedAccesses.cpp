@@ -478,7 +478,6 @@ bool isUnderCondition(const Stmt *S, const ParentMap &Parents) {
   return false;
 }
 
-
 /// Whether \p S names a `__shared__` variable (a helper that declares its
 /// own `extern __shared__` pool, or uses a file-scope array).
 bool mentionsShared(const Stmt *S) {
@@ -576,8 +575,7 @@ void SharedAccessCollector::inlineCall(const CallExpr *CE, const CFGBlock *B,
       SourceLocation Loc = F.LValue->getBeginLoc();
       if (SM.isBeforeInTranslationUnit(Loc, Barriers->front()->getBeginLoc()))
         Segment = CallSegment::BeforeBarrier;
-      else if (SM.isBeforeInTranslationUnit(Barriers->back()->getEndLoc(),
-                                            Loc))
+      else if (SM.isBeforeInTranslationUnit(Barriers->back()->getEndLoc(), Loc))
         Segment = CallSegment::AfterBarrier;
       else
         continue;

@@ -100,7 +100,7 @@ struct SharedAccess {
   const Expr *E = nullptr;       // The lvalue (the pointer for atomics).
   const CallExpr *Via = nullptr; // The call when E is inside a callee.
   CallSegment Segment = CallSegment::Whole;
-  const Stmt *Anchor = nullptr;  // The CFG element that performs it.
+  const Stmt *Anchor = nullptr; // The CFG element that performs it.
   const CFGBlock *Block = nullptr;
   unsigned Index = 0;           // 1-based position of Anchor in Block.
   const void *Object = nullptr; // The variable, or the dynamic pool.

@@ -21,11 +21,11 @@
 #include "llvm/ADT/SmallPtrSet.h"
 #include <ctime>
 #include <deque>
+#include <functional>
+#include <iterator>
 #include <map>
 #include <optional>
 #include <set>
-#include <functional>
-#include <iterator>
 
 namespace clang::cuda_tidy {
 
@@ -267,7 +267,8 @@ KernelRaceFinder::cachedDecide(const SharedAccess &A, const SharedAccess &B,
   for (unsigned Atom : Atoms)
     Key += ";" + std::to_string(Atom);
   for (const SharedAccess *X : {&A, &B}) {
-    Key += "|" + std::to_string(X->Width) + " " + ExactQuery::shapeKey(Sym, X->Offset);
+    Key += "|" + std::to_string(X->Width) + " " +
+           ExactQuery::shapeKey(Sym, X->Offset);
     for (const auto &[Guard, Polarity] : X->Guards)
       Key += (Polarity ? " +" : " -") + ExactQuery::shapeKey(Sym, Guard);
   }
@@ -311,9 +312,9 @@ bool KernelRaceFinder::leavesVariable(const SharedAccess &X,
   llvm::SMTExprRef Outside = Q.solver().mkBVSlt(Offset, Q.constant(0));
   if (Size >= 0)
     Outside = Q.solver().mkOr(
-        Outside, Q.solver().mkBVSgt(
-                     Q.solver().mkBVAdd(Offset, Q.constant(X.Width)),
-                     Q.constant(Size)));
+        Outside,
+        Q.solver().mkBVSgt(Q.solver().mkBVAdd(Offset, Q.constant(X.Width)),
+                           Q.constant(Size)));
   Q.require(Outside);
   return Q.check() != false;
 }
@@ -361,10 +362,8 @@ KernelRaceFinder::decideExactly(const SharedAccess &A, const SharedAccess &B,
     if (S.DifferentWarpsOnly)
       Q.require(Z.mkNot(Z.mkEqual(Z.mkBVLshr(T.LinearA, Q.constant(5)),
                                   Z.mkBVLshr(T.LinearB, Q.constant(5)))));
-    Q.require(
-        Z.mkBVSlt(T.OffsetA, Z.mkBVAdd(T.OffsetB, Q.constant(B.Width))));
-    Q.require(
-        Z.mkBVSlt(T.OffsetB, Z.mkBVAdd(T.OffsetA, Q.constant(A.Width))));
+    Q.require(Z.mkBVSlt(T.OffsetA, Z.mkBVAdd(T.OffsetB, Q.constant(B.Width))));
+    Q.require(Z.mkBVSlt(T.OffsetB, Z.mkBVAdd(T.OffsetA, Q.constant(A.Width))));
     if (StoredValues && CompareValues)
       Q.require(Z.mkNot(Z.mkEqual(Q.value(StoredValues->first, T.TA),
                                   Q.value(StoredValues->second, T.TB))));
@@ -421,8 +420,7 @@ KernelRaceFinder::decideExactly(const SharedAccess &A, const SharedAccess &B,
       ExactQuery P(Sym, Options.QueryTimeoutMs);
       Encode(P, Collide);
       for (unsigned Atom : Unknowns)
-        P.require(
-            P.solver().mkEqual(P.uniform(Atom), P.constant(Sample)));
+        P.require(P.solver().mkEqual(P.uniform(Atom), P.constant(Sample)));
       std::optional<bool> Sat = P.check();
       if (!Sat)
         return Verdict::Possible;
@@ -510,8 +508,7 @@ void KernelRaceFinder::computeConcurrency() {
     }
     for (const ReachSet &Side : D.Sides)
       for (const auto &Entry : Side)
-        if (!llvm::is_contained(DivergencesOf[Entry.first],
-                                Divergences.size()))
+        if (!llvm::is_contained(DivergencesOf[Entry.first], Divergences.size()))
           DivergencesOf[Entry.first].push_back(Divergences.size());
     Divergences.push_back(std::move(D));
   }
@@ -930,22 +927,22 @@ void KernelRaceFinder::checkPair(unsigned IA, unsigned IB,
           // Going round a loop whose body holds a barrier as a plain
           // statement passes that barrier: a barrier-free way round is an
           // inner loop's, in the same iteration of this one.
-          Relation = InA && InB ? (P.CrossB && roundPassesBarrier(
-                                                      Info.Loop, A.E, B.E)
-                                       ? 0
-                                       : static_cast<int>(P.CrossB))
-                     : InA      ? 6
-                     : InB      ? 9
-                                : 2;
+          Relation = InA && InB
+                         ? (P.CrossB && roundPassesBarrier(Info.Loop, A.E, B.E)
+                                ? 0
+                                : static_cast<int>(P.CrossB))
+                     : InA ? 6
+                     : InB ? 9
+                           : 2;
           break;
         case BThenA:
-          Relation = InA && InB ? (P.CrossA && roundPassesBarrier(
-                                                      Info.Loop, B.E, A.E)
-                                       ? 0
-                                       : -static_cast<int>(P.CrossA))
-                     : InB      ? 8
-                     : InA      ? 7
-                                : 2;
+          Relation = InA && InB
+                         ? (P.CrossA && roundPassesBarrier(Info.Loop, B.E, A.E)
+                                ? 0
+                                : -static_cast<int>(P.CrossA))
+                     : InB ? 8
+                     : InA ? 7
+                           : 2;
           break;
         case Diverged: {
           bool InBranch = isInside(P.Branch->getTerminatorStmt(), Info.Loop);

@@ -348,8 +348,8 @@ SymId SymbolicTranslator::translateVar(const VarDecl *VD, const Expr *Use) {
   // The dependence analysis describes the kernel's own variables only: a
   // helper's local or parameter may differ between threads, so without a
   // single initialiser to follow it is unknown, never a uniform atom.
-  bool InCallee = VD->hasLocalStorage() &&
-                  VD->getParentFunctionOrMethod() != Function;
+  bool InCallee =
+      VD->hasLocalStorage() && VD->getParentFunctionOrMethod() != Function;
   if (VD->hasLocalStorage() && !IsParam && Assignments.lookup(VD) == 0 &&
       VD->getInit()) {
     auto It = VarCache.find(VD);
@@ -462,8 +462,7 @@ SymId SymbolicTranslator::translate(const Expr *E) {
   }
   if (const auto *ME = dyn_cast<MemberExpr>(E)) {
     // `block.thread_index().x`, `block.dim_threads().y`.
-    const auto *Call =
-        dyn_cast<CallExpr>(ME->getBase()->IgnoreParenImpCasts());
+    const auto *Call = dyn_cast<CallExpr>(ME->getBase()->IgnoreParenImpCasts());
     const auto *Method =
         Call ? dyn_cast_or_null<CXXMethodDecl>(Call->getDirectCallee())
              : nullptr;
