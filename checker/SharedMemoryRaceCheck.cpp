@@ -119,6 +119,22 @@ public:
     }
   }
 
+  void handleIncomplete(const FunctionDecl *Kernel,
+                        IncompleteReason Reason) override {
+    if (Reason == IncompleteReason::TimeBudget)
+      Check.diag(Kernel->getLocation(),
+                 "kernel '%0' was not fully analysed for shared-memory races: "
+                 "its analysis passed the budget of %1 ms of processor time; "
+                 "raise the "
+                 "check's 'TimeBudgetMs' option to analyse it fully")
+          << Kernel->getName() << Check.TimeBudgetMs;
+    else
+      Check.diag(Kernel->getLocation(),
+                 "kernel '%0' was not analysed for shared-memory races: its "
+                 "body is past the size limit of the dependence analysis")
+          << Kernel->getName();
+  }
+
 private:
   SharedMemoryRaceCheck &Check;
   ASTContext &Context;
@@ -132,13 +148,15 @@ SharedMemoryRaceCheck::SharedMemoryRaceCheck(StringRef Name,
                                              ClangTidyContext *Context)
     : ClangTidyCheck(Name, Context),
       AssumedBlockSizes(Options, "256", "16,16", "8,8,4"),
-      ReportPossibleRaces(Options.get("ReportPossibleRaces", false)) {}
+      ReportPossibleRaces(Options.get("ReportPossibleRaces", false)),
+      TimeBudgetMs(Options.get("TimeBudgetMs", 2000U)) {}
 
 SharedMemoryRaceCheck::~SharedMemoryRaceCheck() = default;
 
 void SharedMemoryRaceCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   AssumedBlockSizes.store(Options, Opts);
   Options.store(Opts, "ReportPossibleRaces", ReportPossibleRaces);
+  Options.store(Opts, "TimeBudgetMs", TimeBudgetMs);
 }
 
 void SharedMemoryRaceCheck::registerMatchers(MatchFinder *Finder) {
@@ -149,6 +167,7 @@ void SharedMemoryRaceCheck::check(const MatchFinder::MatchResult &Result) {
   if (!State || &State->getContext() != Result.Context) {
     RaceOptions Options;
     Options.ReportPossibleRaces = ReportPossibleRaces;
+    Options.TimeBudgetMs = TimeBudgetMs;
     Options.Assumed =
         AssumedBlockSizes.shapes([&](StringRef Option, StringRef Value) {
           configurationDiag("invalid block size '%0' for option '%1'; using "

@@ -30,6 +30,8 @@ public:
 private:
   const AssumedBlockSizeOptions AssumedBlockSizes;
   const bool ReportPossibleRaces;
+  /// Milliseconds one kernel's analysis may take (0: no limit).
+  const unsigned TimeBudgetMs;
   class Collector;
   std::unique_ptr<Collector> State;
 };

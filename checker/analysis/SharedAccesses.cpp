@@ -7,6 +7,7 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
+#include <functional>
 
 namespace clang::cuda_tidy {
 
@@ -75,6 +76,46 @@ const SyncPoint *SharedAccessCollector::syncAt(const Stmt *S) const {
 
 bool SharedAccess::isDynamic() const {
   return Var && Var->getType()->isIncompleteArrayType();
+}
+
+namespace {
+
+/// Whether \p S certainly runs a warp-level sync: one outside any branch
+/// (loops count: the helpers that do this loop over constant offsets), in
+/// it or in a helper it calls.
+bool syncsWarp(const Stmt *S, unsigned Depth) {
+  if (!S || isa<IfStmt, SwitchStmt, ConditionalOperator>(S))
+    return false;
+  if (const auto *CE = dyn_cast<CallExpr>(S)) {
+    CallModel Model = classifyCall(CE);
+    if (Model.IsWarpSync)
+      return true;
+    if (!Model.Modelled && Depth < 3)
+      if (const FunctionDecl *Callee = CE->getDirectCallee()) {
+        const FunctionDecl *Definition = nullptr;
+        if (Callee->hasBody(Definition) && Definition &&
+            syncsWarp(Definition->getBody(), Depth + 1))
+          return true;
+      }
+  }
+  for (const Stmt *Child : S->children())
+    if (syncsWarp(Child, Depth))
+      return true;
+  return false;
+}
+
+} // namespace
+
+bool SharedAccessCollector::helperSyncsWarp(const FunctionDecl *Callee) {
+  if (!Callee)
+    return false;
+  const FunctionDecl *Definition = nullptr;
+  if (!Callee->hasBody(Definition) || !Definition)
+    return false;
+  auto [It, Inserted] = WarpSyncingHelpers.try_emplace(Definition, false);
+  if (Inserted)
+    It->second = syncsWarp(Definition->getBody(), 0);
+  return It->second;
 }
 
 SharedAccessCollector::SharedAccessCollector(ASTContext &Context,
@@ -353,7 +394,9 @@ void SharedAccessCollector::collect() {
       if (!CE)
         continue;
       CallModel Model = classifyCall(CE);
-      if (Model.IsWarpSync && !SyncIndex.count(CE)) {
+      if ((Model.IsWarpSync ||
+           (!Model.Modelled && helperSyncsWarp(CE->getDirectCallee()))) &&
+          !SyncIndex.count(CE)) {
         SyncIndex[CE] = Syncs.size();
         Syncs.push_back({CE, false});
       }
@@ -435,20 +478,71 @@ bool isUnderCondition(const Stmt *S, const ParentMap &Parents) {
   return false;
 }
 
+/// Whether \p S names a `__shared__` variable (a helper that declares its
+/// own `extern __shared__` pool, or uses a file-scope array).
+bool mentionsShared(const Stmt *S) {
+  if (!S)
+    return false;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
+    if (isShared(dyn_cast<VarDecl>(DRE->getDecl())))
+      return true;
+  for (const Stmt *Child : S->children())
+    if (mentionsShared(Child))
+      return true;
+  return false;
+}
+
+/// The block barriers of a callee's body, when each is a statement of the
+/// body itself (not inside a branch or loop): then the callee's accesses
+/// before the first run before the call's barrier, and those after the last
+/// run after it. Empty when the callee has none; none when they are nested.
+std::optional<llvm::SmallVector<const Stmt *, 2>>
+topLevelBarriers(const FunctionDecl *Callee) {
+  const auto *Body = dyn_cast_or_null<CompoundStmt>(Callee->getBody());
+  if (!Body)
+    return std::nullopt;
+  llvm::SmallVector<const Stmt *, 2> Top;
+  unsigned All = 0;
+  std::function<void(const Stmt *)> Count = [&](const Stmt *S) {
+    if (!S)
+      return;
+    if (const auto *CE = dyn_cast<CallExpr>(S))
+      if (classifyCall(CE).IsBlockBarrier)
+        ++All;
+    for (const Stmt *Child : S->children())
+      Count(Child);
+  };
+  Count(Body);
+  for (const Stmt *S : Body->body())
+    if (const auto *CE = dyn_cast<CallExpr>(S))
+      if (classifyCall(CE).IsBlockBarrier)
+        Top.push_back(S);
+  if (Top.size() != All)
+    return std::nullopt;
+  return Top;
+}
+
 } // namespace
 
 void SharedAccessCollector::inlineCall(const CallExpr *CE, const CFGBlock *B,
                                        unsigned Index) {
-  // A callee that reaches a barrier splits its accesses into intervals the
-  // call site cannot show; leave it alone.
   const FunctionDecl *Callee = CE->getDirectCallee();
   const FunctionDecl *Definition = nullptr;
   if (!Callee->hasBody(Definition) || !Definition ||
       Definition->isDependentContext() || isa<CXXMethodDecl>(Definition))
     return;
+  // A callee that reaches a barrier splits its accesses into intervals the
+  // call site shows only when its barriers are plain statements of its
+  // body: then what comes before the first is before the call's barrier and
+  // what comes after the last is after it; what lies between is ordered
+  // against everything outside by the callee's own barriers.
+  std::optional<llvm::SmallVector<const Stmt *, 2>> Barriers;
   for (const BarrierSite &Site : Deps.getBarrierSites())
-    if (Site.Call == CE)
-      return;
+    if (Site.Call == CE) {
+      Barriers = topLevelBarriers(Definition);
+      if (!Barriers || Barriers->empty())
+        return;
+    }
   llvm::SmallVector<SymId, 4> Arguments;
   for (unsigned I = 0; I < Definition->getNumParams() && I < CE->getNumArgs();
        ++I) {
@@ -468,15 +562,30 @@ void SharedAccessCollector::inlineCall(const CallExpr *CE, const CFGBlock *B,
                               : -1);
     }
   }
-  if (Bindings.empty())
+  if (Bindings.empty() && !mentionsShared(Definition->getBody()))
     return;
   Sym.enterCallee(Definition, Arguments);
   CalleeAccessFinder Finder;
   Finder.TraverseStmt(const_cast<Stmt *>(Definition->getBody()));
   ParentMap CalleeParents(const_cast<Stmt *>(Definition->getBody()));
-  for (const auto &F : Finder.Accesses)
+  const SourceManager &SM = Context.getSourceManager();
+  for (const auto &F : Finder.Accesses) {
+    CallSegment Segment = CallSegment::Whole;
+    if (Barriers) {
+      SourceLocation Loc = F.LValue->getBeginLoc();
+      if (SM.isBeforeInTranslationUnit(Loc, Barriers->front()->getBeginLoc()))
+        Segment = CallSegment::BeforeBarrier;
+      else if (SM.isBeforeInTranslationUnit(Barriers->back()->getEndLoc(), Loc))
+        Segment = CallSegment::AfterBarrier;
+      else
+        continue;
+    }
+    std::size_t Before = Accesses.size();
     addAccess(F.LValue, CE, B, Index, F.Kind, F.ThroughPointer, CE,
               isUnderCondition(F.LValue, CalleeParents));
+    if (Accesses.size() > Before)
+      Accesses.back().Segment = Segment;
+  }
   Sym.leaveCallee();
   Bindings.clear();
 }
@@ -564,6 +673,32 @@ blockArgumentComponents(const Expr *Block,
   return std::nullopt;
 }
 
+namespace {
+
+/// Whether \p VD is named in \p S other than as a launch configuration's
+/// argument: a cheap syntactic test that spares ExprMutationAnalyzer (whose
+/// matchers walk the whole body) for the common `dim3 block(...)` passed
+/// only to launches, which a host function with many launches asks about
+/// once per launch.
+bool namedOutsideLaunchConfigs(const Stmt *S, const VarDecl *VD) {
+  if (!S)
+    return false;
+  if (const auto *Launch = dyn_cast<CUDAKernelCallExpr>(S)) {
+    for (const Stmt *Child : Launch->children())
+      if (Child != Launch->getConfig() && namedOutsideLaunchConfigs(Child, VD))
+        return true;
+    return false;
+  }
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
+    return DRE->getDecl() == VD;
+  for (const Stmt *Child : S->children())
+    if (namedOutsideLaunchConfigs(Child, VD))
+      return true;
+  return false;
+}
+
+} // namespace
+
 std::optional<BlockShape>
 evaluateBlockShape(const Expr *Block, ASTContext &Context, const Stmt *Body) {
   // A global's initialiser is taken as its value (a constant shape is what
@@ -573,7 +708,8 @@ evaluateBlockShape(const Expr *Block, ASTContext &Context, const Stmt *Body) {
   // is not a change.
   auto Parts = blockArgumentComponents(Block, [&](const VarDecl *VD) {
     return !VD->hasLocalStorage() ||
-           (Body && !ExprMutationAnalyzer(*Body, Context).isMutated(VD));
+           (Body && (!namedOutsideLaunchConfigs(Body, VD) ||
+                     !ExprMutationAnalyzer(*Body, Context).isMutated(VD)));
   });
   if (!Parts)
     return std::nullopt;

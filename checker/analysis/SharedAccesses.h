@@ -90,11 +90,17 @@ evaluateBlockShape(const Expr *Block, ASTContext &Context, const Stmt *Body);
 
 enum class AccessKind { Read, Write, ReadWrite, Atomic };
 
+/// Where an access inside a called helper runs relative to the barrier the
+/// call holds: before the helper's first barrier, after its last, or the
+/// helper has none.
+enum class CallSegment { Whole, BeforeBarrier, AfterBarrier };
+
 /// One access to shared memory.
 struct SharedAccess {
   const Expr *E = nullptr;       // The lvalue (the pointer for atomics).
   const CallExpr *Via = nullptr; // The call when E is inside a callee.
-  const Stmt *Anchor = nullptr;  // The CFG element that performs it.
+  CallSegment Segment = CallSegment::Whole;
+  const Stmt *Anchor = nullptr; // The CFG element that performs it.
   const CFGBlock *Block = nullptr;
   unsigned Index = 0;           // 1-based position of Anchor in Block.
   const void *Object = nullptr; // The variable, or the dynamic pool.
@@ -179,6 +185,10 @@ private:
                  const CallExpr *Via = nullptr, bool InsideCondition = false);
   void computeGuards(SharedAccess &A);
   void inlineCall(const CallExpr *CE, const CFGBlock *B, unsigned Index);
+  /// Whether a call of \p Callee orders the lanes of a warp at every call:
+  /// its body (or a helper it calls) runs `__syncwarp()`, a tile sync or a
+  /// `_sync` shuffle or vote outside any branch (issue 10, class 7).
+  bool helperSyncsWarp(const FunctionDecl *Callee);
 
   ASTContext &Context;
   const FunctionDependence &Deps;
@@ -190,6 +200,7 @@ private:
   llvm::DenseMap<const Stmt *, unsigned> SyncIndex;
   /// Parameters of the callee being inlined that point into shared memory.
   llvm::DenseMap<const VarDecl *, Location> Bindings;
+  llvm::DenseMap<const FunctionDecl *, bool> WarpSyncingHelpers;
 };
 
 } // namespace clang::cuda_tidy

@@ -6,6 +6,7 @@
 
 #include "analysis/SharedMemoryRace.h"
 #include "analysis/CudaModel.h"
+#include "analysis/ExactQuery.h"
 #include "analysis/SharedAccesses.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
@@ -18,9 +19,13 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include <ctime>
 #include <deque>
 #include <functional>
 #include <iterator>
+#include <map>
+#include <optional>
+#include <set>
 
 namespace clang::cuda_tidy {
 
@@ -41,8 +46,17 @@ public:
 
 private:
   void computeConcurrency();
+  /// Accesses reached from a point, each with bit 1 (in the same pass of
+  /// the enclosing loops) and bit 2 (after going round a loop). Sparse: an
+  /// access reaches the few accesses of its barrier interval, so the sets
+  /// stay linear in the kernel's size.
+  using ReachSet = llvm::DenseMap<unsigned, std::uint8_t>;
+  static std::uint8_t bits(const ReachSet &Set, unsigned I) {
+    auto It = Set.find(I);
+    return It == Set.end() ? 0 : It->second;
+  }
   void walk(const CFGBlock *From, unsigned FromIndex, bool StopAtWarpSync,
-            std::vector<std::uint8_t> &Out) const;
+            ReachSet &Out) const;
 
   // Deciding.
   struct Scenario {
@@ -59,11 +73,25 @@ private:
   struct Witness {
     std::int64_t ThreadA = 0, ThreadB = 0, Byte = 0;
     llvm::SmallVector<std::pair<unsigned, std::int64_t>, 2> LoopA, LoopB;
+    /// Values of the unknown uniform values the witness needs.
+    llvm::SmallVector<std::pair<unsigned, std::int64_t>, 2> Uniform;
   };
   enum class Verdict { None, Possible, Definite, Skip };
   Verdict decide(const SharedAccess &A, const SharedAccess &B,
                  const BlockShape &Shape, const Scenario &S,
                  llvm::ArrayRef<unsigned> Atoms, Witness &W);
+  Verdict decideExactly(const SharedAccess &A, const SharedAccess &B,
+                        const BlockShape &Shape, const Scenario &S,
+                        llvm::ArrayRef<unsigned> Atoms, Witness &W);
+  Verdict cachedDecide(const SharedAccess &A, const SharedAccess &B,
+                       const BlockShape &Shape, const Scenario &S,
+                       llvm::ArrayRef<unsigned> Atoms, Witness &W);
+  /// What a plain store writes, as (array loaded from or null, symbolic
+  /// value or index); -1 as the value when it has no symbolic form.
+  std::pair<const VarDecl *, SymId> storedValue(const Expr *Stored);
+  bool leavesVariable(const SharedAccess &X, const BlockShape &Shape,
+                      const Witness &W);
+  bool overBudget();
   void checkPair(unsigned IA, unsigned IB, const BlockShape &Shape);
   const Stmt *certainBarrierPlace(const SharedAccess &First,
                                   const SharedAccess &Second);
@@ -76,11 +104,60 @@ private:
         return true;
     return false;
   }
-  bool loopHasBarrier(const Stmt *Loop) const {
-    for (const SyncPoint &Sync : Col.syncPoints())
-      if (Sync.Block && isInside(Sync.Call, Loop))
+  /// Whether every way round \p Loop from \p From to \p To (two statements
+  /// of its body, From in one iteration and To in the next) passes a block
+  /// barrier that is a statement of the body itself: one after From's
+  /// statement or before To's.
+  bool roundPassesBarrier(const Stmt *Loop, const Stmt *From,
+                          const Stmt *To) const {
+    const Stmt *Body = nullptr;
+    if (const auto *For = dyn_cast<ForStmt>(Loop))
+      Body = For->getBody();
+    else if (const auto *While = dyn_cast<WhileStmt>(Loop))
+      Body = While->getBody();
+    else if (const auto *Do = dyn_cast<DoStmt>(Loop))
+      Body = Do->getBody();
+    const auto *Compound = dyn_cast_or_null<CompoundStmt>(Body);
+    if (!Compound)
+      return false;
+    auto Position = [&](const Stmt *S) -> int {
+      for (const Stmt *Cur = S; Cur; Cur = Parents.getParent(Cur))
+        if (Parents.getParent(Cur) == Compound) {
+          int I = 0;
+          for (const Stmt *Child : Compound->body()) {
+            if (Child == Cur)
+              return I;
+            ++I;
+          }
+        }
+      return -1;
+    };
+    int FromAt = Position(From), ToAt = Position(To);
+    if (FromAt < 0 || ToAt < 0)
+      return false;
+    for (const SyncPoint &Sync : Col.syncPoints()) {
+      if (!Sync.Block)
+        continue;
+      int At = Position(Sync.Call);
+      const Stmt *Statement = At < 0 ? nullptr : Compound->body_begin()[At];
+      // Only a barrier that is the whole statement runs on every round.
+      const auto *Call = Statement ? dyn_cast<Expr>(Statement) : nullptr;
+      if (!Call || Call->IgnoreImplicit() != Sync.Call)
+        continue;
+      if (At > FromAt || At < ToAt)
         return true;
+    }
     return false;
+  }
+  bool loopHasBarrier(const Stmt *Loop) {
+    auto [It, Inserted] = LoopBarriers.try_emplace(Loop, false);
+    if (Inserted)
+      for (const SyncPoint &Sync : Col.syncPoints())
+        if (Sync.Block && isInside(Sync.Call, Loop)) {
+          It->second = true;
+          break;
+        }
+    return It->second;
   }
 
   SharedAccessCollector &Col;
@@ -95,22 +172,269 @@ private:
   /// For each access, the accesses reached from it without a block barrier
   /// (bit 1: in the same pass of the enclosing loops; bit 2: after going
   /// round a loop), and the same without any warp-level sync either.
-  std::vector<std::vector<std::uint8_t>> Reach, WarpReach;
+  std::vector<ReachSet> Reach, WarpReach;
+  llvm::DenseMap<const Stmt *, bool> LoopBarriers;
   llvm::DenseMap<const Stmt *, llvm::SmallVector<unsigned, 1>> AccessesAt;
   /// Thread-dependent branches, and for each side the accesses reached from
   /// it without a block barrier (and without a warp sync), as in Reach.
   struct Divergence {
     const CFGBlock *Branch = nullptr;
-    std::vector<std::vector<std::uint8_t>> Sides, WarpSides;
+    std::vector<ReachSet> Sides, WarpSides;
   };
   std::vector<Divergence> Divergences;
+  /// For each access, the divergences on some side of which it lies.
+  std::vector<llvm::SmallVector<unsigned, 2>> DivergencesOf;
   llvm::SmallPtrSet<const Expr *, 16> Reported;
   std::uint64_t Budget = 40'000'000; // Evaluations per kernel.
+  /// Answers per pair of index shapes (ExactQuery::shapeKey) and scenario.
+  std::map<std::string, std::pair<Verdict, Witness>> Answers;
+  /// Processor time, not wall time: a loaded machine must not change what
+  /// is analysed.
+  std::clock_t Start = std::clock();
+  bool OutOfTime = false;
+  /// For the pair being decided, when both store values with a symbolic
+  /// form: those values, which a witness must show different.
+  std::optional<std::pair<SymId, SymId>> StoredValues;
+  bool CompareValues = false;
 };
 
+std::pair<const VarDecl *, SymId>
+KernelRaceFinder::storedValue(const Expr *Stored) {
+  const Expr *E = Stored->IgnoreParenImpCasts();
+  if (E->getType()->isIntegralOrEnumerationType() ||
+      E->getType()->isBooleanType()) {
+    SymId V = Sym.translate(E);
+    return {nullptr, Sym.isUnknown(V) ? -1 : V};
+  }
+  // A load from an array that is not shared memory: the same element holds
+  // the same value for every thread that reads it in this interval.
+  if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(E)) {
+    const auto *Base =
+        dyn_cast<DeclRefExpr>(ASE->getBase()->IgnoreParenImpCasts());
+    const auto *VD = Base ? dyn_cast<VarDecl>(Base->getDecl()) : nullptr;
+    if (VD && !VD->hasAttr<CUDASharedAttr>()) {
+      SymId Index = Sym.translate(ASE->getIdx());
+      if (!Sym.isUnknown(Index))
+        return {VD, Index};
+    }
+  }
+  return {nullptr, -1};
+}
+
+bool KernelRaceFinder::overBudget() {
+  if (!OutOfTime && Options.TimeBudgetMs &&
+      double(std::clock() - Start) * 1000 / CLOCKS_PER_SEC >
+          Options.TimeBudgetMs)
+    OutOfTime = true;
+  return OutOfTime;
+}
+
+IterationRelation relationFor(int Relation) {
+  switch (Relation) {
+  case 0:
+    return IterationRelation::Same;
+  case 1:
+    return IterationRelation::Next;
+  case -1:
+    return IterationRelation::Previous;
+  case 3:
+    return IterationRelation::BothFirst;
+  case 6:
+    return IterationRelation::FirstLast;
+  case 7:
+    return IterationRelation::FirstFirst;
+  case 8:
+    return IterationRelation::SecondLast;
+  case 9:
+    return IterationRelation::SecondFirst;
+  default:
+    return IterationRelation::Any;
+  }
+}
+
+KernelRaceFinder::Verdict
+KernelRaceFinder::cachedDecide(const SharedAccess &A, const SharedAccess &B,
+                               const BlockShape &Shape, const Scenario &S,
+                               llvm::ArrayRef<unsigned> Atoms, Witness &W) {
+  // Everything the answer depends on, in canonical text: two pairs of
+  // accesses with equal keys get the same answer and witness.
+  std::string Key = Shape.str() + (Shape.Assumed ? "a" : "") +
+                    std::to_string(Col.sizeOf(A.Var)) + "|" +
+                    std::to_string(S.Order) + std::to_string(S.LaterIteration) +
+                    std::to_string(S.DifferentWarpsOnly);
+  for (int Relation : S.Relation)
+    Key += "," + std::to_string(Relation);
+  for (unsigned Atom : Atoms)
+    Key += ";" + std::to_string(Atom);
+  for (const SharedAccess *X : {&A, &B}) {
+    Key += "|" + std::to_string(X->Width) + " " +
+           ExactQuery::shapeKey(Sym, X->Offset);
+    for (const auto &[Guard, Polarity] : X->Guards)
+      Key += (Polarity ? " +" : " -") + ExactQuery::shapeKey(Sym, Guard);
+  }
+  if (StoredValues)
+    Key += "|=" + ExactQuery::shapeKey(Sym, StoredValues->first) + " " +
+           ExactQuery::shapeKey(Sym, StoredValues->second);
+  auto It = Answers.find(Key);
+  if (It != Answers.end()) {
+    W = It->second.second;
+    return It->second.first;
+  }
+  Verdict V = decide(A, B, Shape, S, Atoms, W);
+  // Only a collision is worth asking again with the stored values apart:
+  // most pairs never collide, and the enumeration says so fastest.
+  if (StoredValues && (V == Verdict::Definite || V == Verdict::Possible)) {
+    CompareValues = true;
+    V = decideExactly(A, B, Shape, S, Atoms, W);
+    CompareValues = false;
+  }
+  Answers[Key] = {V, W};
+  return V;
+}
+
+/// Whether \p X, run by some thread of the block with the witness's unknown
+/// values, touches bytes outside its variable: under an assumed shape that
+/// says the shape is not the one the kernel is written for.
+bool KernelRaceFinder::leavesVariable(const SharedAccess &X,
+                                      const BlockShape &Shape,
+                                      const Witness &W) {
+  std::int64_t Size = Col.sizeOf(X.Var);
+  ExactQuery Q(Sym, Options.QueryTimeoutMs);
+  Q.setShape(Shape);
+  unsigned T = Q.addThread();
+  for (const auto &[Guard, Polarity] : X.Guards) {
+    llvm::SMTExprRef Holds = Q.holds(Guard, T);
+    Q.require(Polarity ? Holds : Q.solver().mkNot(Holds));
+  }
+  llvm::SMTExprRef Offset = Q.value(X.Offset, T);
+  for (const auto &[Atom, Value] : W.Uniform)
+    Q.require(Q.solver().mkEqual(Q.uniform(Atom), Q.constant(Value)));
+  llvm::SMTExprRef Outside = Q.solver().mkBVSlt(Offset, Q.constant(0));
+  if (Size >= 0)
+    Outside = Q.solver().mkOr(
+        Outside,
+        Q.solver().mkBVSgt(Q.solver().mkBVAdd(Offset, Q.constant(X.Width)),
+                           Q.constant(Size)));
+  Q.require(Outside);
+  return Q.check() != false;
+}
+
+KernelRaceFinder::Verdict
+KernelRaceFinder::decideExactly(const SharedAccess &A, const SharedAccess &B,
+                                const BlockShape &Shape, const Scenario &S,
+                                llvm::ArrayRef<unsigned> Atoms, Witness &W) {
+  std::int64_t Size = Col.sizeOf(A.Var);
+  struct Terms {
+    unsigned TA = 0, TB = 0;
+    llvm::SMTExprRef LinearA, LinearB, OffsetA, OffsetB;
+  };
+  // Both accesses run, in bounds, in two threads in the scenario's
+  // iterations; with Collide, in two different threads (of two warps when
+  // the scenario says so) on overlapping bytes.
+  auto Encode = [&](ExactQuery &Q, bool Collide) {
+    llvm::SMTSolver &Z = Q.solver();
+    Terms T;
+    Q.setShape(Shape);
+    T.TA = Q.addThread();
+    T.TB = Q.addThread();
+    T.LinearA = Q.observe(Q.linearThread(T.TA));
+    T.LinearB = Q.observe(Q.linearThread(T.TB));
+    for (auto [X, Thread] : {std::pair(&A, T.TA), std::pair(&B, T.TB)})
+      for (const auto &[Guard, Polarity] : X->Guards) {
+        llvm::SMTExprRef Holds = Q.holds(Guard, Thread);
+        Q.require(Polarity ? Holds : Z.mkNot(Holds));
+      }
+    T.OffsetA = Q.observe(Q.value(A.Offset, T.TA));
+    T.OffsetB = Q.observe(Q.value(B.Offset, T.TB));
+    for (auto [Offset, Width] :
+         {std::pair(T.OffsetA, A.Width), std::pair(T.OffsetB, B.Width)}) {
+      Q.require(Z.mkBVSge(Offset, Q.constant(0)));
+      if (Size >= 0)
+        Q.require(
+            Z.mkBVSle(Z.mkBVAdd(Offset, Q.constant(Width)), Q.constant(Size)));
+    }
+    for (unsigned I = 0; I < Atoms.size(); ++I)
+      if (Sym.atoms()[Atoms[I]].isLoopCounter())
+        Q.relate(Atoms[I], T.TA, T.TB, relationFor(S.Relation[I]));
+    if (!Collide)
+      return T;
+    Q.require(Z.mkNot(Z.mkEqual(T.LinearA, T.LinearB)));
+    if (S.DifferentWarpsOnly)
+      Q.require(Z.mkNot(Z.mkEqual(Z.mkBVLshr(T.LinearA, Q.constant(5)),
+                                  Z.mkBVLshr(T.LinearB, Q.constant(5)))));
+    Q.require(Z.mkBVSlt(T.OffsetA, Z.mkBVAdd(T.OffsetB, Q.constant(B.Width))));
+    Q.require(Z.mkBVSlt(T.OffsetB, Z.mkBVAdd(T.OffsetA, Q.constant(A.Width))));
+    if (StoredValues && CompareValues)
+      Q.require(Z.mkNot(Z.mkEqual(Q.value(StoredValues->first, T.TA),
+                                  Q.value(StoredValues->second, T.TB))));
+    return T;
+  };
+
+  ExactQuery Q(Sym, Options.QueryTimeoutMs);
+  Terms T = Encode(Q, true);
+  llvm::SmallVector<unsigned, 4> AtomsOfA, AtomsOfB;
+  Sym.collectAtoms(A.Offset, AtomsOfA);
+  Sym.collectAtoms(B.Offset, AtomsOfB);
+  llvm::DenseMap<unsigned, llvm::SMTExprRef> CounterA, CounterB;
+  for (unsigned Atom : Atoms) {
+    if (!Sym.atoms()[Atom].isLoopCounter())
+      continue;
+    if (llvm::is_contained(AtomsOfA, Atom))
+      CounterA[Atom] = Q.observe(Q.counter(Atom, T.TA));
+    if (llvm::is_contained(AtomsOfB, Atom))
+      CounterB[Atom] = Q.observe(Q.counter(Atom, T.TB));
+  }
+  auto Answer = Q.decide([&] {
+    W.ThreadA = Q.modelValue(T.LinearA);
+    W.ThreadB = Q.modelValue(T.LinearB);
+    W.Byte = std::max(Q.modelValue(T.OffsetA), Q.modelValue(T.OffsetB));
+    W.LoopA.clear();
+    W.LoopB.clear();
+    W.Uniform.clear();
+    for (unsigned Atom : Atoms) {
+      if (CounterA.count(Atom))
+        W.LoopA.push_back({Atom, Q.modelValue(CounterA[Atom])});
+      if (CounterB.count(Atom))
+        W.LoopB.push_back({Atom, Q.modelValue(CounterB[Atom])});
+    }
+    for (unsigned Atom : Q.genericUnknowns())
+      W.Uniform.push_back({Atom, Q.modelValue(Q.uniform(Atom))});
+  });
+  if (!Answer)
+    return Verdict::Skip;
+  if (!Answer->Found)
+    return Verdict::None;
+  if (Shape.Assumed &&
+      (leavesVariable(A, Shape, W) || leavesVariable(B, Shape, W)))
+    return Verdict::Skip;
+  if (!Answer->Certain)
+    return Verdict::Possible;
+  // Certain also means: at each representative value of the unknowns at
+  // which both accesses run in bounds, they collide (a race only for n in
+  // a window of the block's range is possible, not certain).
+  llvm::SmallVector<unsigned, 4> Unknowns = Q.genericUnknowns();
+  for (std::int64_t Sample : UniformSamples) {
+    if (Unknowns.empty() || Sample < 2)
+      continue;
+    for (bool Collide : {true, false}) {
+      ExactQuery P(Sym, Options.QueryTimeoutMs);
+      Encode(P, Collide);
+      for (unsigned Atom : Unknowns)
+        P.require(P.solver().mkEqual(P.uniform(Atom), P.constant(Sample)));
+      std::optional<bool> Sat = P.check();
+      if (!Sat)
+        return Verdict::Possible;
+      if (Collide && *Sat)
+        break; // Races at this sample.
+      if (!Collide && *Sat)
+        return Verdict::Possible; // Both run, yet no collision.
+    }
+  }
+  return Verdict::Definite;
+}
+
 void KernelRaceFinder::walk(const CFGBlock *From, unsigned FromIndex,
-                            bool StopAtWarpSync,
-                            std::vector<std::uint8_t> &Out) const {
+                            bool StopAtWarpSync, ReachSet &Out) const {
   // Breadth-first over (block, went round a loop) from just after element
   // FromIndex of From, stopping at barriers.
   llvm::DenseSet<std::pair<const CFGBlock *, unsigned>> Seen;
@@ -131,12 +455,16 @@ void KernelRaceFinder::walk(const CFGBlock *From, unsigned FromIndex,
       auto CS = Element.getAs<CFGStmt>();
       if (!CS)
         continue;
+      const SyncPoint *Sync = Col.syncAt(CS->getStmt());
+      bool Stops = Sync && (Sync->Block || StopAtWarpSync);
+      // A call that holds a barrier: only the helper's accesses before its
+      // first barrier are reached.
       auto At = AccessesAt.find(CS->getStmt());
       if (At != AccessesAt.end())
         for (unsigned I : At->second)
-          Out[I] |= Cur.Crossed ? 2 : 1;
-      const SyncPoint *Sync = Col.syncAt(CS->getStmt());
-      if (Sync && (Sync->Block || StopAtWarpSync)) {
+          if (!Stops || Accesses[I].Segment != CallSegment::AfterBarrier)
+            Out[I] |= Cur.Crossed ? 2 : 1;
+      if (Stops) {
         Stopped = true;
         break;
       }
@@ -155,9 +483,13 @@ void KernelRaceFinder::walk(const CFGBlock *From, unsigned FromIndex,
 void KernelRaceFinder::computeConcurrency() {
   for (unsigned I = 0; I < Accesses.size(); ++I)
     AccessesAt[Accesses[I].Anchor].push_back(I);
-  Reach.assign(Accesses.size(), std::vector<std::uint8_t>(Accesses.size()));
+  Reach.assign(Accesses.size(), ReachSet());
   WarpReach = Reach;
+  DivergencesOf.assign(Accesses.size(), {});
   for (unsigned I = 0; I < Accesses.size(); ++I) {
+    // What a helper does before its barrier reaches nothing past the call.
+    if (Accesses[I].Segment == CallSegment::BeforeBarrier)
+      continue;
     walk(Accesses[I].Block, Accesses[I].Index, false, Reach[I]);
     walk(Accesses[I].Block, Accesses[I].Index, true, WarpReach[I]);
   }
@@ -167,13 +499,17 @@ void KernelRaceFinder::computeConcurrency() {
     Divergence D;
     D.Branch = B;
     for (const CFGBlock *Succ : B->succs()) {
-      D.Sides.emplace_back(Accesses.size(), 0);
-      D.WarpSides.emplace_back(Accesses.size(), 0);
+      D.Sides.emplace_back();
+      D.WarpSides.emplace_back();
       if (!Succ)
         continue;
       walk(Succ, 0, false, D.Sides.back());
       walk(Succ, 0, true, D.WarpSides.back());
     }
+    for (const ReachSet &Side : D.Sides)
+      for (const auto &Entry : Side)
+        if (!llvm::is_contained(DivergencesOf[Entry.first], Divergences.size()))
+          DivergencesOf[Entry.first].push_back(Divergences.size());
     Divergences.push_back(std::move(D));
   }
 }
@@ -233,6 +569,10 @@ bool KernelRaceFinder::isBefore(const SharedAccess &A,
       A.E->getBeginLoc(), B.E->getBeginLoc());
 }
 
+/// Thread-and-iteration points above which a concrete question goes to the
+/// solver rather than being enumerated.
+constexpr double EnumerationLimit = 1 << 18;
+
 KernelRaceFinder::Verdict
 KernelRaceFinder::decide(const SharedAccess &A, const SharedAccess &B,
                          const BlockShape &Shape, const Scenario &S,
@@ -263,8 +603,14 @@ KernelRaceFinder::decide(const SharedAccess &A, const SharedAccess &B,
     else
       Sampled.push_back(Atoms[I]);
   }
-  if (Sampled.size() > 2)
-    return Verdict::Skip;
+  // Exact enumeration is the fast path for concrete questions of modest
+  // size; everything else goes to the solver.
+  double Points = double(Shape.threads());
+  for (const Axis &Ax : Loops)
+    Points *= Ax.Relation == 2 ? double(Ax.Values.size()) * Ax.Values.size()
+                               : double(Ax.Values.size());
+  if (!Sampled.empty() || Points > EnumerationLimit)
+    return decideExactly(A, B, Shape, S, Atoms, W);
   const unsigned SampleCombos = sampleCombinations(Sampled.size());
 
   std::vector<std::int64_t> AtomsA(AllAtoms.size(), 0),
@@ -465,27 +811,32 @@ void KernelRaceFinder::checkPair(unsigned IA, unsigned IB,
   // guard).
   bool SameValueInWarp = IA == IB && A.Kind == AccessKind::Write && A.Stored &&
                          isWarpUniform(A.Stored, A.Block, A.Index);
-  // Threads that all store the same block-uniform value (`flag = 1;`)
-  // leave the same bytes behind in any order: a benign race, as GPUVerify
-  // treats it. The same statement stores the same value in every thread
-  // when the value depends on no thread and no loop counter; two
-  // statements, when both store the same constant.
+  // Two writes of the same value to the same bytes leave them as either
+  // would alone: no defect (GPUVerify's benign race). The values are
+  // compared symbolically, as expressions over the thread, uniform values
+  // and, for a load (`bias[c] = bnBias[base + c]`), the same array: the
+  // solver then asks for colliding threads whose values differ.
+  StoredValues.reset();
   if (A.Kind == AccessKind::Write && B.Kind == AccessKind::Write && A.Stored &&
       B.Stored && A.Width == B.Width) {
-    SymId ValueA = Sym.translate(A.Stored), ValueB = Sym.translate(B.Stored);
-    auto Uniform = [&](SymId Value) {
-      llvm::SmallVector<unsigned, 2> Atoms;
-      Sym.collectAtoms(Value, Atoms);
-      return !Sym.isUnknown(Value) && !Sym.usesThread(Value) &&
-             llvm::none_of(Atoms, [&](unsigned Atom) {
-               return Sym.atoms()[Atom].isLoopCounter();
-             });
-    };
-    SymEnv NoThread;
-    auto ConstA = Sym.evaluate(ValueA, NoThread);
-    auto ConstB = Sym.evaluate(ValueB, NoThread);
-    if (IA == IB ? Uniform(ValueA) : (ConstA && ConstB && *ConstA == *ConstB))
-      return;
+    auto [BaseA, ValueA] = storedValue(A.Stored);
+    auto [BaseB, ValueB] = storedValue(B.Stored);
+    if (ValueA >= 0 && ValueB >= 0 && BaseA == BaseB) {
+      auto Uniform = [&](SymId Value) {
+        llvm::SmallVector<unsigned, 2> Atoms;
+        Sym.collectAtoms(Value, Atoms);
+        return !Sym.usesThread(Value) &&
+               llvm::none_of(Atoms, [&](unsigned Atom) {
+                 return Sym.atoms()[Atom].isLoopCounter();
+               });
+      };
+      SymEnv NoThread;
+      auto ConstA = Sym.evaluate(ValueA, NoThread);
+      auto ConstB = Sym.evaluate(ValueB, NoThread);
+      if (IA == IB ? Uniform(ValueA) : (ConstA && ConstB && *ConstA == *ConstB))
+        return;
+      StoredValues = {ValueA, ValueB};
+    }
   }
 
   llvm::SmallVector<unsigned, 4> Atoms;
@@ -508,28 +859,34 @@ void KernelRaceFinder::checkPair(unsigned IA, unsigned IB,
   llvm::SmallVector<Path, 6> Paths;
   if (IA == IB)
     Paths.push_back({Self, 0, 0, nullptr, true});
-  else if (A.Anchor == B.Anchor) // Two accesses inside one inlined call.
+  else if (A.Anchor == B.Anchor &&
+           A.Segment == B.Segment) // Two accesses inside one inlined call.
     Paths.push_back({AThenB, 0, 0, nullptr, true});
   for (unsigned Bit = 1; Bit <= 2; ++Bit) {
-    if (Reach[IA][IB] & Bit)
+    if (bits(Reach[IA], IB) & Bit)
       Paths.push_back(
-          {AThenB, 0, Bit - 1, nullptr, (WarpReach[IA][IB] & Bit) != 0});
-    if (IA != IB && (Reach[IB][IA] & Bit))
+          {AThenB, 0, Bit - 1, nullptr, (bits(WarpReach[IA], IB) & Bit) != 0});
+    if (IA != IB && (bits(Reach[IB], IA) & Bit))
       Paths.push_back(
-          {BThenA, Bit - 1, 0, nullptr, (WarpReach[IB][IA] & Bit) != 0});
+          {BThenA, Bit - 1, 0, nullptr, (bits(WarpReach[IB], IA) & Bit) != 0});
   }
-  for (const Divergence &D : Divergences)
+  for (unsigned DI : DivergencesOf[IA]) {
+    if (!llvm::is_contained(DivergencesOf[IB], DI))
+      continue;
+    const Divergence &D = Divergences[DI];
     for (unsigned SA = 0; SA < D.Sides.size(); ++SA)
       for (unsigned SB = 0; SB < D.Sides.size(); ++SB) {
         if (SA == SB)
           continue;
         for (unsigned BitA = 1; BitA <= 2; ++BitA)
           for (unsigned BitB = 1; BitB <= 2; ++BitB)
-            if ((D.Sides[SA][IA] & BitA) && (D.Sides[SB][IB] & BitB))
+            if ((bits(D.Sides[SA], IA) & BitA) &&
+                (bits(D.Sides[SB], IB) & BitB))
               Paths.push_back({Diverged, BitA - 1, BitB - 1, D.Branch,
-                               (D.WarpSides[SA][IA] & BitA) &&
-                                   (D.WarpSides[SB][IB] & BitB)});
+                               (bits(D.WarpSides[SA], IA) & BitA) &&
+                                   (bits(D.WarpSides[SB], IB) & BitB)});
       }
+  }
   if (Paths.empty())
     return;
   bool AnyWarpPath = llvm::any_of(Paths, [](const Path &P) { return P.Warp; });
@@ -567,16 +924,25 @@ void KernelRaceFinder::checkPair(unsigned IA, unsigned IB,
           Relation = 0;
           break;
         case AThenB:
-          Relation = InA && InB ? static_cast<int>(P.CrossB)
-                     : InA      ? 6
-                     : InB      ? 9
-                                : 2;
+          // Going round a loop whose body holds a barrier as a plain
+          // statement passes that barrier: a barrier-free way round is an
+          // inner loop's, in the same iteration of this one.
+          Relation = InA && InB
+                         ? (P.CrossB && roundPassesBarrier(Info.Loop, A.E, B.E)
+                                ? 0
+                                : static_cast<int>(P.CrossB))
+                     : InA ? 6
+                     : InB ? 9
+                           : 2;
           break;
         case BThenA:
-          Relation = InA && InB ? -static_cast<int>(P.CrossA)
-                     : InB      ? 8
-                     : InA      ? 7
-                                : 2;
+          Relation = InA && InB
+                         ? (P.CrossA && roundPassesBarrier(Info.Loop, B.E, A.E)
+                                ? 0
+                                : -static_cast<int>(P.CrossA))
+                     : InB ? 8
+                     : InA ? 7
+                           : 2;
           break;
         case Diverged: {
           bool InBranch = isInside(P.Branch->getTerminatorStmt(), Info.Loop);
@@ -601,8 +967,10 @@ void KernelRaceFinder::checkPair(unsigned IA, unsigned IB,
   }
 
   for (const Scenario &S : Scenarios) {
+    if (overBudget())
+      return;
     Witness W;
-    Verdict V = decide(A, B, Shape, S, Atoms, W);
+    Verdict V = cachedDecide(A, B, Shape, S, Atoms, W);
     if (V == Verdict::None || V == Verdict::Skip)
       continue;
     if (V == Verdict::Possible && !Options.ReportPossibleRaces)
@@ -668,6 +1036,9 @@ void KernelRaceFinder::checkPair(unsigned IA, unsigned IB,
         Verb(Second.Kind) + " it" + Values(BSecond ? W.LoopB : W.LoopA);
     if (S.LaterIteration)
       Race.Witness += " one iteration of the enclosing loop later";
+    for (const auto &[Atom, Value] : W.Uniform)
+      Race.Witness += (&Atom == &W.Uniform.front().first ? ", when '" : ", '") +
+                      Sym.atoms()[Atom].Name + "' = " + std::to_string(Value);
     if (!S.DifferentWarpsOnly && !Race.WarpSynchronous &&
         !llvm::is_contained(S.Relation, 2))
       Race.InsertBarrierBefore = certainBarrierPlace(First, Second);
@@ -681,10 +1052,37 @@ void KernelRaceFinder::run(llvm::ArrayRef<BlockShape> Shapes) {
   if (llvm::none_of(Accesses, [](const SharedAccess &A) { return A.writes(); }))
     return;
   computeConcurrency();
+  // Only pairs that can be in flight together, in the order the quadratic
+  // loop over all pairs used to visit them: an access with itself, one
+  // reached from another, the two sides of a divergence, two accesses of
+  // one inlined call.
+  std::set<std::pair<unsigned, unsigned>> Candidates;
+  auto Add = [&](unsigned I, unsigned J) {
+    Candidates.insert({std::min(I, J), std::max(I, J)});
+  };
+  for (unsigned I = 0; I < Accesses.size(); ++I) {
+    Add(I, I);
+    for (const auto &Entry : Reach[I])
+      Add(I, Entry.first);
+  }
+  for (const Divergence &D : Divergences)
+    for (unsigned SA = 0; SA < D.Sides.size(); ++SA)
+      for (unsigned SB = SA + 1; SB < D.Sides.size(); ++SB)
+        for (const auto &A : D.Sides[SA])
+          for (const auto &B : D.Sides[SB])
+            Add(A.first, B.first);
+  for (const auto &Entry : AccessesAt)
+    for (unsigned I : Entry.second)
+      for (unsigned J : Entry.second)
+        Add(I, J);
   for (const BlockShape &Shape : Col.candidateShapes(Shapes, Options.Assumed))
-    for (unsigned I = 0; I < Accesses.size(); ++I)
-      for (unsigned J = I; J < Accesses.size(); ++J)
-        checkPair(I, J, Shape);
+    for (const auto &[I, J] : Candidates) {
+      if (OutOfTime)
+        break;
+      checkPair(I, J, Shape);
+    }
+  if (OutOfTime)
+    Handler.handleIncomplete(Kernel, IncompleteReason::TimeBudget);
 }
 
 } // namespace
@@ -692,8 +1090,14 @@ void KernelRaceFinder::run(llvm::ArrayRef<BlockShape> Shapes) {
 void SharedMemoryRaceAnalysis::analyzeKernel(
     const FunctionDecl *Kernel, llvm::ArrayRef<BlockShape> Shapes) {
   const FunctionDependence *Deps = Dependence.analyze(Kernel);
-  if (!Deps)
+  if (!Deps) {
+    // A body the dependence analysis declined (too large) is not silence.
+    const FunctionDecl *Definition = nullptr;
+    if (Kernel->hasBody(Definition) && Definition &&
+        !Definition->isDependentContext())
+      Handler.handleIncomplete(Definition, IncompleteReason::Size);
     return;
+  }
   SharedAccessCollector Collector(Dependence.getContext(), *Deps);
   Collector.collect();
   KernelRaceFinder(Collector, Handler, Options, Deps->getFunction())

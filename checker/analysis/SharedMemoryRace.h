@@ -21,14 +21,22 @@
 //    warp-level synchronisation (`__syncwarp`, tile syncs, `_sync` shuffles
 //    and votes) as starts too: two accesses separated only by those can
 //    race only between threads of different warps.
-// 3. Threads. For each concurrent pair, the offsets and guards are
-//    evaluated for every thread of the block, every listed value of the loop
-//    counters involved (the same iteration, adjacent iterations, or any two
-//    when no barrier keeps the threads in step), and a few sample values of
-//    unknown block-uniform values. A collision between two different
-//    threads is a witness. A race is definite when a witness exists for
-//    every sample of the unknown values; otherwise it is only possible and
-//    reported only when asked.
+// 3. Threads. Candidate pairs are only those that can be in flight
+//    together (same barrier interval, the two sides of a divergence, one
+//    inlined call), found from sparse reach sets: linear in the kernel.
+//    For each, when every leaf is known once the block shape is fixed, the
+//    offsets and guards are evaluated for every thread of the block and
+//    every listed value of the loop counters involved (the same iteration,
+//    adjacent iterations, or any two when no barrier keeps the threads in
+//    step). Otherwise (unknown uniform values, unlisted loops, or too many
+//    points) the question goes to the SMT core (ExactQuery.h), which also
+//    defines "certain" (generic values of the unknowns) against
+//    "possible" (reported only when asked). Answers are cached per pair
+//    of index shapes; a per-kernel time budget ends in one
+//    handleIncomplete() rather than silence.
+// 4. Values. Two writes of one value are no race: when both store values
+//    with a symbolic form, a collision is confirmed only if the solver finds
+//    colliding threads whose stored values differ.
 //
 // The block shape comes from launches in the same translation unit, else
 // from __launch_bounds__, else from an assumption (stated in the report).
@@ -82,10 +90,22 @@ struct SharedRace {
   const Stmt *InsertBarrierBefore = nullptr;
 };
 
+/// Why a kernel was not fully analysed.
+enum class IncompleteReason {
+  /// Its race analysis passed RaceOptions::TimeBudgetMs.
+  TimeBudget,
+  /// Its body is past the size the dependence analysis accepts.
+  Size
+};
+
 class SharedRaceHandler {
 public:
   virtual ~SharedRaceHandler();
   virtual void handleRace(const SharedRace &Race) = 0;
+  /// Called once for a kernel whose analysis stopped early: races in it may
+  /// be missing, and the user must be told.
+  virtual void handleIncomplete(const FunctionDecl *Kernel,
+                                IncompleteReason Reason) {}
 };
 
 struct RaceOptions {
@@ -95,6 +115,11 @@ struct RaceOptions {
                             {BlockShape{{16, 16, 1}, true}},
                             {BlockShape{{8, 8, 4}, true}}}};
   bool ReportPossibleRaces = false;
+  /// Milliseconds of processor time one kernel's race analysis may take
+  /// before it stops and says so (0: no limit), and one solver query before
+  /// it gives up.
+  unsigned TimeBudgetMs = 2000;
+  unsigned QueryTimeoutMs = 250;
 };
 
 class SharedMemoryRaceAnalysis {

@@ -345,6 +345,11 @@ SymId SymbolicTranslator::translateVar(const VarDecl *VD, const Expr *Use) {
   if (VD->getType()->isReferenceType())
     return add(Unknown);
   bool IsParam = isa<ParmVarDecl>(VD);
+  // The dependence analysis describes the kernel's own variables only: a
+  // helper's local or parameter may differ between threads, so without a
+  // single initialiser to follow it is unknown, never a uniform atom.
+  bool InCallee =
+      VD->hasLocalStorage() && VD->getParentFunctionOrMethod() != Function;
   if (VD->hasLocalStorage() && !IsParam && Assignments.lookup(VD) == 0 &&
       VD->getInit()) {
     auto It = VarCache.find(VD);
@@ -358,7 +363,8 @@ SymId SymbolicTranslator::translateVar(const VarDecl *VD, const Expr *Use) {
     // A value the translation cannot follow (a call, a load) is still one
     // value: an atom, unless it may differ between threads.
     bool Thread =
-        Dependence && (Dependence->getVariableDeps(VD) & dep::Thread) != 0;
+        InCallee ||
+        (Dependence && (Dependence->getVariableDeps(VD) & dep::Thread) != 0);
     if (isUnknown(Id) && !Thread)
       Id = atomFor(VD, VD->getName().str());
     VarCache[VD] = Id;
@@ -370,9 +376,9 @@ SymId SymbolicTranslator::translateVar(const VarDecl *VD, const Expr *Use) {
   // differs from thread to thread.
   bool Thread =
       Dependence && (Dependence->getVariableDeps(VD) & dep::Thread) != 0;
-  if (IsParam && Function->hasAttr<CUDAGlobalAttr>())
+  if (IsParam && Function->hasAttr<CUDAGlobalAttr>() && !InCallee)
     Thread = false; // Kernel parameters are the same in every thread.
-  if (Thread)
+  if (Thread || InCallee)
     return add(Unknown);
   return atomFor(VD, VD->getName().str());
 }
@@ -454,6 +460,33 @@ SymId SymbolicTranslator::translate(const Expr *E) {
     N.C = translate(CO->getFalseExpr());
     return add(N);
   }
+  if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+    // `block.thread_index().x`, `block.dim_threads().y`.
+    const auto *Call = dyn_cast<CallExpr>(ME->getBase()->IgnoreParenImpCasts());
+    const auto *Method =
+        Call ? dyn_cast_or_null<CXXMethodDecl>(Call->getDirectCallee())
+             : nullptr;
+    if (Method && Method->getIdentifier() && isInCooperativeGroups(Method) &&
+        Method->getParent()->getName() == "thread_block" &&
+        ME->getMemberDecl()->getIdentifier()) {
+      llvm::StringRef Member = ME->getMemberDecl()->getName();
+      llvm::StringRef Name = Method->getName();
+      if (Member.size() == 1 && Member[0] >= 'x' && Member[0] <= 'z') {
+        SymNode N;
+        N.Value = Member[0] - 'x';
+        if (Name == "thread_index") {
+          N.K = SymNode::Thread;
+          HighestDim = std::max(HighestDim, unsigned(N.Value));
+          return add(N);
+        }
+        if (Name == "dim_threads" || Name == "group_dim") {
+          N.K = SymNode::BlockDim;
+          return add(N);
+        }
+      }
+    }
+    return add(Unknown);
+  }
   if (const auto *CE = dyn_cast<CallExpr>(E)) {
     const FunctionDecl *Callee = CE->getDirectCallee();
     if (Callee && Callee->getIdentifier()) {
@@ -463,16 +496,42 @@ SymId SymbolicTranslator::translate(const Expr *E) {
           CE->getNumArgs() == 2)
         return binary(Name.ends_with("min") ? SymNode::Min : SymNode::Max,
                       translate(CE->getArg(0)), translate(CE->getArg(1)));
-      if (Name == "thread_rank" && isInCooperativeGroups(Callee)) {
-        if (const auto *MD = dyn_cast<CXXMethodDecl>(Callee))
-          if (isBlockWideGroup(MD->getParent()) &&
-              MD->getParent()->getName() == "thread_block")
-            return linearThreadId();
-      }
+      if (SymId Rank = groupRank(Callee); Rank >= 0)
+        return Rank;
     }
     return add(Unknown);
   }
   return add(Unknown);
+}
+
+SymId SymbolicTranslator::groupRank(const FunctionDecl *Callee) {
+  const auto *MD = dyn_cast<CXXMethodDecl>(Callee);
+  if (!MD || !MD->getIdentifier() || !isInCooperativeGroups(MD))
+    return -1;
+  llvm::StringRef Name = MD->getName();
+  if (Name != "thread_rank" && Name != "meta_group_rank")
+    return -1;
+  const CXXRecordDecl *Parent = MD->getParent();
+  if (Name == "thread_rank" && Parent->getName() == "thread_block")
+    return linearThreadId();
+  // Static tiles: the size is the first template argument of the class
+  // that declares the method (thread_block_tile<N> or one of its bases).
+  const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(Parent);
+  if (!Spec || Spec->getTemplateArgs().size() == 0 ||
+      Spec->getTemplateArgs()[0].getKind() != TemplateArgument::Integral)
+    return -1;
+  std::int64_t Size = Spec->getTemplateArgs()[0].getAsIntegral().getExtValue();
+  if (Size <= 0 || Size > 32 || (Size & (Size - 1)))
+    return -1;
+  // A tile's rank is the thread's place in it, whatever its parent (tiles
+  // split their parent in order). Its group rank is the linear id over the
+  // size only when the parent is the block: certain for a tile of 32,
+  // whose parent can only be the block or a tile of 32.
+  if (Name == "thread_rank")
+    return binary(SymNode::Rem, linearThreadId(), constant(Size));
+  if (Size == 32)
+    return binary(SymNode::Div, linearThreadId(), constant(Size));
+  return -1;
 }
 
 std::optional<std::int64_t>

@@ -146,6 +146,10 @@ private:
   SymId add(SymNode N);
   SymId translateVar(const VarDecl *VD, const Expr *Use);
   SymId atomFor(const VarDecl *VD, std::string Name);
+  /// The rank a cooperative-groups method returns, in threads' terms:
+  /// `block.thread_rank()`, a static tile's `thread_rank()` and, for tiles
+  /// of 32, `meta_group_rank()`; -1 for anything else.
+  SymId groupRank(const FunctionDecl *Callee);
   void findLoopCounters(const Stmt *S);
   std::vector<std::int64_t> listValues(const SymAtom &Atom,
                                        const SymEnv &Plain) const;

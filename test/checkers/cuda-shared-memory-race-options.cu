@@ -23,7 +23,7 @@ __global__ void dependsOnParameter(float *a, int n) {
   a[threadIdx.x] = s[threadIdx.x + 64];
   // CHECK-NOTES-POSSIBLE: :[[@LINE-1]]:20: warning: possible read after write race on shared 's': no barrier orders this read after another thread's write [cuda-shared-memory-race]
   // CHECK-NOTES-POSSIBLE: :[[@LINE-3]]:5: note: the other thread's write is here
-  // CHECK-NOTES-POSSIBLE: :[[@LINE-3]]:20: note: for example, thread (0,0,0) writes 's[100]' and thread (36,0,0) reads it, with blockDim (256,1,1) (assumed: no launch of this kernel was found)
+  // CHECK-NOTES-POSSIBLE: :[[@LINE-3]]:20: note: for example, thread (0,0,0) writes 's[190]' and thread (126,0,0) reads it, when 'n' = 190, with blockDim (256,1,1) (assumed: no launch of this kernel was found)
 }
 
 // Every thread writes s[n], whatever n is: certain.
@@ -32,13 +32,13 @@ __global__ void everyThreadWritesParameterIndex(float *a, int n) {
   s[n] = a[threadIdx.x];
   // CHECK-NOTES: :[[@LINE-1]]:3: warning: write after write race on shared 's': no barrier orders this write after another thread's write [cuda-shared-memory-race]
   // CHECK-NOTES: :[[@LINE-2]]:3: note: the other thread's write is here
-  // CHECK-NOTES: :[[@LINE-3]]:3: note: for example, thread (1,0,0) writes 's[1000]' and thread (0,0,0) writes it, with blockDim (256,1,1) (assumed: no launch of this kernel was found)
+  // CHECK-NOTES: :[[@LINE-3]]:3: note: for example, thread (1,0,0) writes 's[50]' and thread (0,0,0) writes it, when 'n' = 50, with blockDim (256,1,1) (assumed: no launch of this kernel was found)
   // CHECK-NOTES-POSSIBLE: :[[@LINE-4]]:3: warning: write after write race on shared 's': no barrier orders this write after another thread's write [cuda-shared-memory-race]
   // CHECK-NOTES-POSSIBLE: :[[@LINE-5]]:3: note: the other thread's write is here
-  // CHECK-NOTES-POSSIBLE: :[[@LINE-6]]:3: note: for example, thread (1,0,0) writes 's[1000]' and thread (0,0,0) writes it, with blockDim (256,1,1) (assumed: no launch of this kernel was found)
+  // CHECK-NOTES-POSSIBLE: :[[@LINE-6]]:3: note: for example, thread (1,0,0) writes 's[50]' and thread (0,0,0) writes it, when 'n' = 50, with blockDim (256,1,1) (assumed: no launch of this kernel was found)
   // CHECK-NOTES-SMALL: :[[@LINE-7]]:3: warning: write after write race on shared 's': no barrier orders this write after another thread's write [cuda-shared-memory-race]
   // CHECK-NOTES-SMALL: :[[@LINE-8]]:3: note: the other thread's write is here
-  // CHECK-NOTES-SMALL: :[[@LINE-9]]:3: note: for example, thread (1,0,0) writes 's[1000]' and thread (0,0,0) writes it, with blockDim (128,1,1) (assumed: no launch of this kernel was found)
+  // CHECK-NOTES-SMALL: :[[@LINE-9]]:3: note: for example, thread (1,0,0) writes 's[50]' and thread (0,0,0) writes it, when 'n' = 50, with blockDim (128,1,1) (assumed: no launch of this kernel was found)
 }
 
 // With 256 threads the upper half reads what the lower half of the next

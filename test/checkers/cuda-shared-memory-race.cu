@@ -49,10 +49,16 @@ __global__ void shiftLeftInPlace(float *a) {
 
 __global__ void everyThreadWritesOneScalar(const float *a) {
   __shared__ float s;
-  s = a[0];
+  s = a[threadIdx.x];
   // CHECK-NOTES: :[[@LINE-1]]:3: warning: write after write race on shared 's': no barrier orders this write after another thread's write [cuda-shared-memory-race]
   // CHECK-NOTES: :[[@LINE-2]]:3: note: the other thread's write is here
   // CHECK-NOTES: :[[@LINE-3]]:3: note: for example, thread (1,0,0) writes 's' and thread (0,0,0) writes it, with blockDim (256,1,1) (assumed: no launch of this kernel was found)
+}
+
+// Every thread stores the same element of the same array: one value.
+__global__ void everyThreadWritesOneScalarTheSameValue(const float *a) {
+  __shared__ float s;
+  s = a[0];
 }
 
 __global__ void everyThreadUpdatesOneElement(float *a) {

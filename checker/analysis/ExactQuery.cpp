@@ -1,0 +1,451 @@
+//===--- ExactQuery.cpp - Existence questions decided by an SMT solver ----===//
+//
+// See ExactQuery.h for the design.
+//
+//===----------------------------------------------------------------------===//
+
+#include "analysis/ExactQuery.h"
+#include "llvm/ADT/APSInt.h"
+
+namespace clang::cuda_tidy {
+
+namespace {
+
+/// 32 bits: twice as fast as 64 on non-linear terms (`t * stride`), and
+/// wide enough for shared-memory offsets with the limits below.
+constexpr unsigned Width = 32;
+/// Uniform atoms stay in [-UniformLimit, UniformLimit]: a product of one of
+/// them with a thread index or another one cannot wrap 32 bits.
+constexpr std::int64_t UniformLimit = 1 << 15;
+constexpr std::int64_t BlockIndexLimit = (1 << 16) - 1;
+constexpr std::int64_t IterationLimit = 1 << 15;
+constexpr std::int64_t GenericLow = 2;
+constexpr std::int64_t SmallHigh = 64;
+
+bool isBlockIndex(const SymAtom &Atom) {
+  return !Atom.Var && llvm::StringRef(Atom.Name).starts_with("blockIdx");
+}
+
+} // namespace
+
+ExactQuery::ExactQuery(const SymbolicTranslator &Sym, unsigned TimeoutMs)
+    : Sym(Sym), Solver(llvm::CreateZ3Solver()) {
+  Solver->setUnsignedParam("timeout", TimeoutMs);
+  Sort = Solver->getBitvectorSort(Width);
+}
+
+llvm::SMTExprRef ExactQuery::constant(std::int64_t V) {
+  return Solver->mkBitvector(llvm::APSInt::get(V), Width);
+}
+
+llvm::SMTExprRef ExactQuery::fresh(const std::string &Name) {
+  return Solver->mkSymbol((Name + "#" + std::to_string(Names++)).c_str(), Sort);
+}
+
+llvm::SMTExprRef ExactQuery::inRange(const llvm::SMTExprRef &V,
+                                     std::int64_t Low, std::int64_t High) {
+  return Solver->mkAnd(Solver->mkBVSge(V, constant(Low)),
+                       Solver->mkBVSle(V, constant(High)));
+}
+
+void ExactQuery::require(const llvm::SMTExprRef &Constraint) {
+  Solver->addConstraint(Constraint);
+}
+
+void ExactQuery::setShape(const BlockShape &S) {
+  Concrete = true;
+  Shape = S;
+  for (unsigned D = 0; D < 3; ++D)
+    Dims[D] = constant(S.Dim[D]);
+}
+
+void ExactQuery::setSymbolicShape() {
+  Concrete = false;
+  for (unsigned D = 0; D < 3; ++D) {
+    Dims[D] = fresh(std::string("blockDim.") + char('x' + D));
+    require(inRange(Dims[D], 1, 1024));
+  }
+  require(Solver->mkBVSle(
+      Solver->mkBVMul(Dims[0], Solver->mkBVMul(Dims[1], Dims[2])),
+      constant(1024)));
+}
+
+llvm::SMTExprRef ExactQuery::blockDim(unsigned Dim) { return Dims[Dim]; }
+
+unsigned ExactQuery::addThread() {
+  unsigned Id = Threads.size();
+  std::array<llvm::SMTExprRef, 3> Tid;
+  for (unsigned D = 0; D < 3; ++D) {
+    Tid[D] = fresh("t" + std::to_string(Id) + "." + char('x' + D));
+    require(Solver->mkBVSge(Tid[D], constant(0)));
+    require(Solver->mkBVSlt(Tid[D], Dims[D]));
+  }
+  Threads.push_back(Tid);
+  return Id;
+}
+
+llvm::SMTExprRef ExactQuery::linearThread(unsigned Thread) {
+  const auto &Tid = Threads[Thread];
+  return Solver->mkBVAdd(
+      Tid[0],
+      Solver->mkBVMul(
+          Dims[0], Solver->mkBVAdd(Tid[1], Solver->mkBVMul(Dims[1], Tid[2]))));
+}
+
+llvm::SMTExprRef ExactQuery::boolToBV(const llvm::SMTExprRef &B) {
+  return Solver->mkIte(B, constant(1), constant(0));
+}
+
+llvm::SMTExprRef ExactQuery::nonZero(const llvm::SMTExprRef &V) {
+  return Solver->mkNot(Solver->mkEqual(V, constant(0)));
+}
+
+llvm::SMTExprRef ExactQuery::compare(SymNode::Kind K, const llvm::SMTExprRef &A,
+                                     const llvm::SMTExprRef &B) {
+  switch (K) {
+  case SymNode::Lt:
+    return Solver->mkBVSlt(A, B);
+  case SymNode::Le:
+    return Solver->mkBVSle(A, B);
+  case SymNode::Gt:
+    return Solver->mkBVSgt(A, B);
+  case SymNode::Ge:
+    return Solver->mkBVSge(A, B);
+  case SymNode::Eq:
+    return Solver->mkEqual(A, B);
+  default:
+    return Solver->mkNot(Solver->mkEqual(A, B));
+  }
+}
+
+llvm::SMTExprRef ExactQuery::step(SymNode::Kind Op, const llvm::SMTExprRef &V,
+                                  const llvm::SMTExprRef &Step) {
+  switch (Op) {
+  case SymNode::Add:
+    return Solver->mkBVAdd(V, Step);
+  case SymNode::Sub:
+    return Solver->mkBVSub(V, Step);
+  case SymNode::Mul:
+    return Solver->mkBVMul(V, Step);
+  case SymNode::Div:
+    return Solver->mkBVSDiv(V, Step);
+  case SymNode::Shl:
+    return Solver->mkBVShl(V, Step);
+  default:
+    return Solver->mkBVAshr(V, Step);
+  }
+}
+
+llvm::SMTExprRef ExactQuery::uniform(unsigned Atom) {
+  auto It = Uniforms.find(Atom);
+  if (It != Uniforms.end())
+    return It->second;
+  const SymAtom &Info = Sym.atoms()[Atom];
+  llvm::SMTExprRef V = fresh(Info.Name);
+  if (isBlockIndex(Info))
+    require(inRange(V, 0, BlockIndexLimit));
+  else
+    require(inRange(V, -UniformLimit, UniformLimit));
+  Uniforms[Atom] = V;
+  UniformOrder.push_back(Atom);
+  return V;
+}
+
+llvm::SmallVector<unsigned, 4> ExactQuery::genericUnknowns() const {
+  llvm::SmallVector<unsigned, 4> Out;
+  for (unsigned Atom : UniformOrder)
+    if (!isBlockIndex(Sym.atoms()[Atom]))
+      Out.push_back(Atom);
+  return Out;
+}
+
+void ExactQuery::restrictUnknowns(std::int64_t Low, std::int64_t High) {
+  for (unsigned Atom : genericUnknowns())
+    require(inRange(uniform(Atom), Low, High));
+}
+
+llvm::SMTExprRef ExactQuery::loopCounter(unsigned Atom, unsigned Thread) {
+  auto Key = std::make_pair(Atom, Thread);
+  auto It = Loops.find(Key);
+  if (It != Loops.end())
+    return It->second.Counter;
+  const SymAtom &Info = Sym.atoms()[Atom];
+  LoopInstance L;
+  std::string Base = Info.Name + "@" + std::to_string(Thread);
+  // Listed values first: exact for the shape, whatever the step.
+  std::vector<std::int64_t> Values;
+  if (Concrete) {
+    SymEnv Dims;
+    for (unsigned D = 0; D < 3; ++D)
+      Dims.Dim[D] = Shape.Dim[D];
+    Values = Sym.loopValues(Atom, Dims);
+  }
+  if (!Values.empty()) {
+    L.Count = Values.size();
+    L.Iteration = fresh(Base + ".k");
+    require(inRange(L.Iteration, 0, L.Count - 1));
+    llvm::SMTExprRef Table = constant(Values.back());
+    for (std::size_t I = Values.size() - 1; I-- > 0;)
+      Table = Solver->mkIte(Solver->mkEqual(L.Iteration, constant(I)),
+                            constant(Values[I]), Table);
+    L.Counter = Table;
+  } else if (Info.IterationNumber) {
+    // The atom is the iteration number itself; the loop condition, which
+    // depends on the thread, is among the guards of the accesses.
+    L.Iteration = fresh(Base + ".k");
+    require(inRange(L.Iteration, 0, IterationLimit));
+    L.Counter = L.Iteration;
+  } else if ((Info.StepOp == SymNode::Add || Info.StepOp == SymNode::Sub) &&
+             !Sym.isUnknown(Info.Init) && !Sym.isUnknown(Info.Step) &&
+             !Sym.isUnknown(Info.Bound)) {
+    L.Iteration = fresh(Base + ".k");
+    require(inRange(L.Iteration, 0, IterationLimit));
+    L.Counter = step(Info.StepOp, value(Info.Init, Thread),
+                     Solver->mkBVMul(L.Iteration, value(Info.Step, Thread)));
+    require(compare(Info.Compare, L.Counter, value(Info.Bound, Thread)));
+  } else {
+    L.Counter = fresh(Base);
+    require(inRange(L.Counter, -UniformLimit, UniformLimit));
+    if (!Sym.isUnknown(Info.Bound))
+      require(compare(Info.Compare, L.Counter, value(Info.Bound, Thread)));
+    Approximate = true;
+  }
+  Loops[Key] = L;
+  return L.Counter;
+}
+
+llvm::SMTExprRef ExactQuery::iteration(unsigned Atom, unsigned Thread) {
+  loopCounter(Atom, Thread);
+  return Loops[{Atom, Thread}].Iteration;
+}
+
+void ExactQuery::relate(unsigned Atom, unsigned First, unsigned Second,
+                        IterationRelation Relation) {
+  if (Relation == IterationRelation::Any)
+    return;
+  llvm::SMTExprRef CA = loopCounter(Atom, First),
+                   CB = loopCounter(Atom, Second);
+  const LoopInstance &A = Loops[{Atom, First}], &B = Loops[{Atom, Second}];
+  if (!A.Iteration || !B.Iteration) {
+    // Only the same iteration can be said without iteration numbers.
+    if (Relation == IterationRelation::Same)
+      require(Solver->mkEqual(CA, CB));
+    else
+      Approximate = true;
+    return;
+  }
+  const SymAtom &Info = Sym.atoms()[Atom];
+  auto Last = [&](const LoopInstance &L, unsigned Thread) {
+    if (L.Count > 0)
+      return Solver->mkEqual(L.Iteration, constant(L.Count - 1));
+    if (Info.IterationNumber || Sym.isUnknown(Info.Bound)) {
+      Approximate = true;
+      return Solver->mkBoolean(true);
+    }
+    return Solver->mkNot(compare(
+        Info.Compare, step(Info.StepOp, L.Counter, value(Info.Step, Thread)),
+        value(Info.Bound, Thread)));
+  };
+  llvm::SMTExprRef Zero = constant(0), One = constant(1);
+  switch (Relation) {
+  case IterationRelation::Any:
+    break;
+  case IterationRelation::Same:
+    require(Solver->mkEqual(A.Iteration, B.Iteration));
+    break;
+  case IterationRelation::Next:
+    require(Solver->mkEqual(B.Iteration, Solver->mkBVAdd(A.Iteration, One)));
+    break;
+  case IterationRelation::Previous:
+    require(Solver->mkEqual(A.Iteration, Solver->mkBVAdd(B.Iteration, One)));
+    break;
+  case IterationRelation::BothFirst:
+    require(Solver->mkEqual(A.Iteration, Zero));
+    require(Solver->mkEqual(B.Iteration, Zero));
+    break;
+  case IterationRelation::FirstLast:
+    require(Last(A, First));
+    break;
+  case IterationRelation::FirstFirst:
+    require(Solver->mkEqual(A.Iteration, Zero));
+    break;
+  case IterationRelation::SecondLast:
+    require(Last(B, Second));
+    break;
+  case IterationRelation::SecondFirst:
+    require(Solver->mkEqual(B.Iteration, Zero));
+    break;
+  }
+}
+
+llvm::SMTExprRef ExactQuery::holds(SymId Id, unsigned Thread) {
+  return nonZero(value(Id, Thread));
+}
+
+llvm::SMTExprRef ExactQuery::value(SymId Id, unsigned Thread) {
+  auto Key = std::make_pair(Id, Thread);
+  auto It = Memo.find(Key);
+  if (It != Memo.end())
+    return It->second;
+  llvm::SMTExprRef R = encode(Id, Thread);
+  Memo[Key] = R;
+  return R;
+}
+
+llvm::SMTExprRef ExactQuery::encode(SymId Id, unsigned Thread) {
+  const SymNode &N = Sym.node(Id);
+  switch (N.K) {
+  case SymNode::Const:
+    return constant(N.Value);
+  case SymNode::Thread:
+    return Threads[Thread][N.Value];
+  case SymNode::BlockDim:
+    return Dims[N.Value];
+  case SymNode::Atom:
+    return Sym.atoms()[N.Value].isLoopCounter() ? loopCounter(N.Value, Thread)
+                                                : uniform(N.Value);
+  case SymNode::Unknown:
+    // Callers check isUnknown first; a fresh term keeps the answer sound.
+    Approximate = true;
+    return fresh("unknown");
+  case SymNode::Select:
+    return Solver->mkIte(holds(N.A, Thread), value(N.B, Thread),
+                         value(N.C, Thread));
+  case SymNode::LAnd:
+    return boolToBV(Solver->mkAnd(holds(N.A, Thread), holds(N.B, Thread)));
+  case SymNode::LOr:
+    return boolToBV(Solver->mkOr(holds(N.A, Thread), holds(N.B, Thread)));
+  case SymNode::Not:
+    return boolToBV(Solver->mkNot(holds(N.A, Thread)));
+  case SymNode::Neg:
+    return Solver->mkBVNeg(value(N.A, Thread));
+  case SymNode::BitNot:
+    return Solver->mkBVNot(value(N.A, Thread));
+  default:
+    break;
+  }
+  llvm::SMTExprRef X = value(N.A, Thread), Y = value(N.B, Thread);
+  switch (N.K) {
+  case SymNode::Add:
+    return Solver->mkBVAdd(X, Y);
+  case SymNode::Sub:
+    return Solver->mkBVSub(X, Y);
+  case SymNode::Mul:
+    return Solver->mkBVMul(X, Y);
+  case SymNode::Div:
+    require(nonZero(Y));
+    return Solver->mkBVSDiv(X, Y);
+  case SymNode::Rem:
+    require(nonZero(Y));
+    return Solver->mkBVSRem(X, Y);
+  case SymNode::Shl:
+    require(inRange(Y, 0, 62));
+    return Solver->mkBVShl(X, Y);
+  case SymNode::Shr:
+    require(inRange(Y, 0, 62));
+    return Solver->mkBVAshr(X, Y);
+  case SymNode::And:
+    return Solver->mkBVAnd(X, Y);
+  case SymNode::Or:
+    return Solver->mkBVOr(X, Y);
+  case SymNode::Xor:
+    return Solver->mkBVXor(X, Y);
+  case SymNode::Lt:
+  case SymNode::Le:
+  case SymNode::Gt:
+  case SymNode::Ge:
+  case SymNode::Eq:
+  case SymNode::Ne:
+    return boolToBV(compare(N.K, X, Y));
+  case SymNode::Min:
+    return Solver->mkIte(Solver->mkBVSlt(X, Y), X, Y);
+  case SymNode::Max:
+    return Solver->mkIte(Solver->mkBVSgt(X, Y), X, Y);
+  default:
+    Approximate = true;
+    return fresh("unknown");
+  }
+}
+
+llvm::SMTExprRef ExactQuery::observe(const llvm::SMTExprRef &Term) {
+  llvm::SMTExprRef Symbol = fresh("observed");
+  require(Solver->mkEqual(Symbol, Term));
+  return Symbol;
+}
+
+std::optional<bool> ExactQuery::check() { return Solver->check(); }
+
+std::int64_t ExactQuery::modelValue(const llvm::SMTExprRef &Term) {
+  llvm::APSInt V(Width, /*isUnsigned=*/false);
+  if (!Solver->getInterpretation(Term, V))
+    return 0;
+  return V.getExtValue();
+}
+
+std::optional<ExactQuery::Answer>
+ExactQuery::decide(llvm::function_ref<void()> ReadModel) {
+  llvm::SmallVector<unsigned, 4> Unknowns = genericUnknowns();
+  // The generic region, small values first for a readable witness.
+  std::optional<bool> Generic = false;
+  for (std::int64_t High : {SmallHigh, UniformLimit}) {
+    push();
+    restrictUnknowns(GenericLow, High);
+    Generic = check();
+    if (Generic == true)
+      break;
+    pop();
+    if (!Generic)
+      return std::nullopt;
+    if (Unknowns.empty())
+      break; // The restriction was empty: the wide region says no more.
+  }
+  Answer Result;
+  if (!*Generic) {
+    if (Unknowns.empty())
+      return Result;
+    std::optional<bool> Anywhere = check();
+    if (!Anywhere)
+      return std::nullopt;
+    if (*Anywhere)
+      ReadModel();
+    Result.Found = *Anywhere;
+    return Result;
+  }
+  Result.Found = true;
+  llvm::SmallVector<std::int64_t, 4> Point;
+  for (unsigned Atom : Unknowns)
+    Point.push_back(modelValue(uniform(Atom)));
+  ReadModel();
+  pop();
+  // Not isolated: each unknown can move off the model's point alone.
+  bool Certain = !Approximate;
+  for (unsigned I = 0; I < Unknowns.size() && Certain; ++I) {
+    push();
+    restrictUnknowns(GenericLow, UniformLimit);
+    for (unsigned J = 0; J < Unknowns.size(); ++J) {
+      llvm::SMTExprRef Fixed =
+          Solver->mkEqual(uniform(Unknowns[J]), constant(Point[J]));
+      require(I == J ? Solver->mkNot(Fixed) : Fixed);
+    }
+    std::optional<bool> Moved = check();
+    pop();
+    if (!Moved)
+      return std::nullopt;
+    Certain = *Moved;
+  }
+  Result.Certain = Certain;
+  return Result;
+}
+
+std::string ExactQuery::shapeKey(const SymbolicTranslator &Sym, SymId Id) {
+  if (Id < 0)
+    return "_";
+  const SymNode &N = Sym.node(Id);
+  std::string Key = "(" + std::to_string(N.K) + ":" + std::to_string(N.Value);
+  for (SymId Child : {N.A, N.B, N.C})
+    if (Child >= 0)
+      Key += " " + shapeKey(Sym, Child);
+  return Key + ")";
+}
+
+} // namespace clang::cuda_tidy

@@ -1,0 +1,221 @@
+//===--- ExactQuery.h - Existence questions decided by an SMT solver -*- C++
+//-*-//
+//
+// The race, bank-conflict and dynamic-bounds analyses ask questions of one
+// form: "is there a pair of threads of the block, values of the unknowns and
+// loop iterations such that both accesses run and touch the same bytes?".
+// Enumerating threads and a few sample values cannot say "for every n >= 2",
+// so this core hands such questions to Z3 through llvm/Support/SMTAPI.h.
+// Debian's LLVM is built with Z3 and libLLVM links libz3: no new dependency.
+// Concrete questions (every leaf known once the block shape is fixed) stay
+// with the exact enumeration of the callers, which is faster for them.
+//
+// ## Encoding
+// Every SymbolicIndex node becomes a 32-bit two's-complement bit-vector
+// term, signed like SymbolicTranslator::evaluate. evaluate() computes in 64
+// bits; the two agree wherever no intermediate value leaves 32 bits, which
+// the ranges below guarantee for the products of two unknowns that index
+// expressions contain (64 bits made non-linear queries twice as slow).
+// Comparisons and logical operators yield 0 or 1; `/`, `%` and shifts add the
+// side condition under which evaluate() is defined (a divisor that is not 0, a
+// shift count in [0, 62]), so a model is always a point evaluate() can replay.
+//  - A thread instance (addThread) has its own threadIdx.{x,y,z}, each in
+//    [0, blockDim) of its dimension, and its own value of every loop
+//    counter. Uniform atoms (kernel parameters, uniform locals, blockIdx,
+//    globals) are one term shared by every instance.
+//  - blockDim is the shape's constants, or, with a symbolic shape, three
+//    terms in [1, 1024] whose product is at most 1024.
+//  - A loop counter is tied to its loop: when its values can be listed for
+//    the shape they are an if-then-else table indexed by an iteration
+//    number k in [0, N); when it moves by a uniform additive step it is
+//    Init + k * Step with k >= 0 and the loop condition holding; otherwise
+//    only the loop condition is known and the answer is marked approximate.
+//    Iteration relations between two instances (same, next, first, last)
+//    are constraints on their k.
+//  - Uniform atoms live in [-2^15, 2^15] (blockIdx in [0, 2^16)), so that
+//    a product of two of them cannot wrap and invent a collision.
+//
+// ## "Certain": generic values of the unknowns
+// A question is certain when it holds for generic values of the unknowns,
+// not only at a degenerate point. Precisely, writing U for the generic
+// unknowns (uniform atoms other than blockIdx, which is existential like a
+// thread: some block does it):
+//  1. a model exists with every u in U in the generic region [2, 2^15]
+//     (away from 0, 1 and negative values, where strides vanish and ranges
+//     are empty); small values ([2, 64]) are tried first, for a readable
+//     witness;
+//  2. the model's point is not isolated along any axis: for each u in U, a
+//     model also exists with the other unknowns fixed at their model values
+//     and u different from its model value (still in the region).
+// Example: `if (i < n) s[i] = s[i + 1];` has a model at n = 2 and another at
+// n = 3: certain. `s[t * stride]` against `s[0]` races only at stride = 0,
+// outside the region: not certain. `if (n == 5)` around a race: the point
+// n = 5 is isolated: not certain. What is not certain but has a model
+// anywhere in [-2^15, 2^15] is "possible". The race analysis adds one
+// condition, because a value of the unknowns can also make an access run
+// out of the block's reach: 3. at each representative value of UniformSamples
+// (>= 2, all unknowns at once) at which both accesses run in bounds, they
+// collide. `if (t == 0) s[n] = ..; .. = s[t + 64];` races only for n in
+// [65, 319]: possible; `s[n] = ..` by every thread: certain.
+//
+// ## Exact and approximate
+// Exact (for the 64-bit semantics of evaluate): the arithmetic of the
+// expression language, guards, block shape, listed loops and additive
+// loops. Approximate, and reported through approximate(): loop counters
+// with a symbolic bound and a multiplicative step (`s >>= 1` to n), and
+// "last iteration" relations of loops whose end is not known; callers
+// downgrade such answers to "possible".
+//
+// ## Cost model
+// A query is a few hundred terms; Z3's bit-vector solver answers typical
+// ones in 1-20 ms through SMTAPI's simple (incremental) solver, non-linear
+// unsatisfiable ones up to the timeout. A decision costs 1-3 queries when no
+// witness exists and up to 2 + |U| + 8 when one does. Each
+// check() runs under a per-query timeout (an undecided query answers none)
+// and callers keep a per-function budget; callers cache answers per pair of
+// index shapes (ExactQuery::shapeKey) so that a kernel of N copies of one
+// pattern costs N cache lookups, not N queries.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CUDA_TIDY_ANALYSIS_EXACTQUERY_H
+#define CUDA_TIDY_ANALYSIS_EXACTQUERY_H
+
+#include "analysis/SharedAccesses.h"
+#include "analysis/SymbolicIndex.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/SMTAPI.h"
+#include <array>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+
+namespace clang::cuda_tidy {
+
+/// Relations between the iterations two thread instances are in, for one
+/// loop counter (the numbering SharedMemoryRace uses).
+enum class IterationRelation {
+  Any,       // Any two iterations.
+  Same,      // The same iteration.
+  Next,      // The second instance one iteration later.
+  Previous,  // The second instance one iteration earlier.
+  BothFirst, // Both in the first iteration.
+  FirstLast, // The first instance in the last iteration.
+  FirstFirst,
+  SecondLast,
+  SecondFirst
+};
+
+/// One solver session over the expressions of one SymbolicTranslator.
+class ExactQuery {
+public:
+  /// \p TimeoutMs bounds each check().
+  ExactQuery(const SymbolicTranslator &Sym, unsigned TimeoutMs);
+
+  /// Fixes blockDim to \p Shape. Call before anything else.
+  void setShape(const BlockShape &Shape);
+  /// Leaves blockDim symbolic: each dimension in [1, 1024], product <= 1024.
+  void setSymbolicShape();
+
+  /// A new thread instance of the block; its number.
+  unsigned addThread();
+  /// The value of \p Id in thread instance \p Thread (Id must not be
+  /// Unknown: check SymbolicTranslator::isUnknown first).
+  llvm::SMTExprRef value(SymId Id, unsigned Thread);
+  /// Whether \p Id is non-zero in \p Thread.
+  llvm::SMTExprRef holds(SymId Id, unsigned Thread);
+  /// threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z).
+  llvm::SMTExprRef linearThread(unsigned Thread);
+  llvm::SMTExprRef blockDim(unsigned Dim);
+  llvm::SMTExprRef constant(std::int64_t V);
+  /// The value of loop counter \p Atom in \p Thread (for a counter that
+  /// starts at a thread-dependent value, its iteration number).
+  llvm::SMTExprRef counter(unsigned Atom, unsigned Thread) {
+    return loopCounter(Atom, Thread);
+  }
+  /// The iteration number of loop counter \p Atom in \p Thread (null when
+  /// the loop has no iteration numbers: see approximate()).
+  llvm::SMTExprRef iteration(unsigned Atom, unsigned Thread);
+  void relate(unsigned Atom, unsigned First, unsigned Second,
+              IterationRelation Relation);
+
+  /// Adds a constraint to the current scope.
+  void require(const llvm::SMTExprRef &Constraint);
+  llvm::SMTSolver &solver() { return *Solver; }
+  void push() { Solver->push(); }
+  void pop() { Solver->pop(); }
+
+  /// Uniform atoms whose value is an unknown of the question (not blockIdx,
+  /// not loop counters) among those encoded so far.
+  llvm::SmallVector<unsigned, 4> genericUnknowns() const;
+  /// The term of uniform atom \p Atom (encoding it if needed).
+  llvm::SMTExprRef uniform(unsigned Atom);
+  /// Constrains every generic unknown to [Low, High].
+  void restrictUnknowns(std::int64_t Low, std::int64_t High);
+
+  /// Sat, unsat, or none when the solver gave up (timeout).
+  std::optional<bool> check();
+  /// A symbol equal to \p Term, whose model value can be read (the solver
+  /// gives models of symbols only). Call before check().
+  llvm::SMTExprRef observe(const llvm::SMTExprRef &Term);
+  /// The value of symbol \p Term (from observe, uniform, a thread
+  /// component) in the last model.
+  std::int64_t modelValue(const llvm::SMTExprRef &Term);
+
+  /// Some encoded loop counter is known only through its loop condition.
+  bool approximate() const { return Approximate; }
+
+  /// Whether the certain-question of the design essay holds: call with the
+  /// question's constraints in place. Returns none when the solver gave up;
+  /// else whether any model exists (Found) and whether it is certain.
+  /// \p ReadModel runs while the witness model is the solver's (the one in
+  /// the generic region when there is one); read values with modelValue.
+  /// Encode every term before: decide() works in pushed scopes.
+  struct Answer {
+    bool Found = false;
+    bool Certain = false;
+  };
+  std::optional<Answer> decide(llvm::function_ref<void()> ReadModel);
+
+  /// A canonical text for the tree of \p Id: equal texts mean equal
+  /// expressions, for caching answers per pair of index shapes.
+  static std::string shapeKey(const SymbolicTranslator &Sym, SymId Id);
+
+private:
+  struct LoopInstance {
+    llvm::SMTExprRef Counter, Iteration;
+    std::int64_t Count = -1; // Listed values; -1 when not listed.
+  };
+  llvm::SMTExprRef encode(SymId Id, unsigned Thread);
+  llvm::SMTExprRef loopCounter(unsigned Atom, unsigned Thread);
+  llvm::SMTExprRef boolToBV(const llvm::SMTExprRef &B);
+  llvm::SMTExprRef nonZero(const llvm::SMTExprRef &V);
+  llvm::SMTExprRef compare(SymNode::Kind K, const llvm::SMTExprRef &A,
+                           const llvm::SMTExprRef &B);
+  llvm::SMTExprRef step(SymNode::Kind Op, const llvm::SMTExprRef &V,
+                        const llvm::SMTExprRef &Step);
+  llvm::SMTExprRef fresh(const std::string &Name);
+  llvm::SMTExprRef inRange(const llvm::SMTExprRef &V, std::int64_t Low,
+                           std::int64_t High);
+
+  const SymbolicTranslator &Sym;
+  llvm::SMTSolverRef Solver;
+  llvm::SMTSortRef Sort;
+  bool Concrete = true;
+  BlockShape Shape;
+  llvm::SMTExprRef Dims[3];
+  std::vector<std::array<llvm::SMTExprRef, 3>> Threads;
+  llvm::DenseMap<unsigned, llvm::SMTExprRef> Uniforms;
+  llvm::SmallVector<unsigned, 4> UniformOrder;
+  std::map<std::pair<unsigned, unsigned>, LoopInstance> Loops;
+  std::map<std::pair<SymId, unsigned>, llvm::SMTExprRef> Memo;
+  unsigned Names = 0;
+  bool Approximate = false;
+};
+
+} // namespace clang::cuda_tidy
+
+#endif // CUDA_TIDY_ANALYSIS_EXACTQUERY_H
