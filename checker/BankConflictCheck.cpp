@@ -18,7 +18,7 @@ public:
   Collector(BankConflictCheck &Check, ASTContext &Context,
             unsigned MinimumDegree, AssumedShapes Assumed)
       : Check(Check), Context(Context), Dependence(Context, {}),
-        Banks(Dependence, *this, MinimumDegree, std::move(Assumed)) {}
+        Assumed(Assumed), Banks(Dependence, *this, MinimumDegree, Assumed) {}
 
   ASTContext &getContext() const { return Context; }
   KernelLaunches Launches;
@@ -27,15 +27,17 @@ public:
     SlowestAnalysis Slowest;
     for (const FunctionDecl *Kernel : Launches.kernels())
       Slowest.time(Kernel->getNameAsString(), [&] {
-        Banks.analyzeKernel(Kernel, Launches.shapesOf(Kernel));
+        Banks.analyzeKernel(Kernel,
+                            Launches.shapesFor(Kernel, Dependence, Assumed));
       });
     Slowest.report("cuda-bank-conflict");
   }
 
   static std::string AssumedText(const BankConflict &C) {
-    if (!C.Shape.Assumed)
-      return "";
-    std::string Text = " (assumed: no launch of this kernel was found";
+    std::string Text = describeShapeOrigin(C.Shape);
+    if (C.AlsoFor.empty())
+      return Text;
+    Text.pop_back();
     for (const BlockShape &Other : C.AlsoFor)
       Text += "; also " + Other.str();
     return Text + ")";
@@ -118,6 +120,7 @@ private:
   BankConflictCheck &Check;
   ASTContext &Context;
   ThreadDependenceAnalysis Dependence;
+  AssumedShapes Assumed;
   BankConflictAnalysis Banks;
 };
 

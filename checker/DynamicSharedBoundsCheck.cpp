@@ -139,9 +139,15 @@ void DynamicSharedBoundsCheck::check(const MatchFinder::MatchResult &Result) {
   const auto *Host = Result.Nodes.getNodeAs<FunctionDecl>("host");
   if (!Host || Host->isDependentContext())
     return;
+  std::optional<HostValues> Values;
   auto Read = [&](const Expr *E) {
-    if (auto Launch = readLaunch(E, Host, *Result.Context))
-      State->Launches.push_back(*Launch);
+    auto Launch = readLaunch(E, Host, *Result.Context);
+    if (!Launch)
+      return;
+    if (!Values)
+      Values.emplace(Host, *Result.Context);
+    readReachingValues(*Launch, *Values);
+    State->Launches.push_back(*Launch);
   };
   forEachLaunch(
       Host, [&](const CUDAKernelCallExpr *Launch) { Read(Launch); },

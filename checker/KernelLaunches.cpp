@@ -1,6 +1,7 @@
 //===--- KernelLaunches.cpp - Kernels and their launch shapes -------------===//
 
 #include "KernelLaunches.h"
+#include "analysis/BlockShapeInference.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 
 using namespace clang::cuda_tidy;
@@ -41,8 +42,7 @@ private:
 } // namespace
 
 void KernelLaunches::addLaunch(const CUDAKernelCallExpr *Launch,
-                               const FunctionDecl *Caller,
-                               ASTContext &Context) {
+                               const FunctionDecl *Caller, HostValues &Values) {
   llvm::SmallVector<const FunctionDecl *, 4> Targets;
   if (const FunctionDecl *Kernel = Launch->getDirectCallee()) {
     Targets.push_back(Kernel->getDefinition() ? Kernel->getDefinition()
@@ -61,8 +61,7 @@ void KernelLaunches::addLaunch(const CUDAKernelCallExpr *Launch,
   }
   std::optional<BlockShape> Shape =
       Launch->getConfig()->getNumArgs() > 1
-          ? evaluateBlockShape(Launch->getConfig()->getArg(1), Context,
-                               Caller ? Caller->getBody() : nullptr)
+          ? Values.blockShape(Launch->getConfig()->getArg(1), Launch)
           : std::nullopt;
   for (const FunctionDecl *Kernel : Targets) {
     if (!Shape) {
@@ -87,6 +86,29 @@ KernelLaunches::shapesOf(const FunctionDecl *Kernel) const {
   if (It == Shapes.end())
     return {};
   return It->second;
+}
+
+llvm::SmallVector<BlockShape, 2>
+KernelLaunches::shapesFor(const FunctionDecl *Kernel,
+                          ThreadDependenceAnalysis &Dependence,
+                          const AssumedShapes &Assumed) const {
+  llvm::ArrayRef<BlockShape> Launched = shapesOf(Kernel);
+  if (!Launched.empty())
+    return {Launched.begin(), Launched.end()};
+  const FunctionDependence *Deps = Dependence.analyze(Kernel);
+  if (!Deps)
+    return {};
+  SharedAccessCollector Collector(Dependence.getContext(), *Deps);
+  Collector.collect();
+  return inferBlockShapes(Collector, Assumed);
+}
+
+std::string describeShapeOrigin(const BlockShape &Shape) {
+  if (!Shape.Assumed)
+    return Shape.Origin.empty() ? "" : " (" + Shape.Origin + ")";
+  if (Shape.Origin.empty())
+    return " (assumed: no launch of this kernel was found)";
+  return " (assumed " + Shape.Origin + ": no launch of this kernel was found)";
 }
 
 namespace {
@@ -206,10 +228,14 @@ void KernelLaunches::collect(
   if (Result.Context->getDiagnostics().hasUncompilableErrorOccurred())
     return;
   if (const auto *Host = Result.Nodes.getNodeAs<FunctionDecl>("host")) {
-    if (!Host->isDependentContext())
+    if (!Host->isDependentContext()) {
+      std::optional<HostValues> Values;
       forEachLaunch(Host, [&](const CUDAKernelCallExpr *Launch) {
-        addLaunch(Launch, Host, *Result.Context);
+        if (!Values)
+          Values.emplace(Host, *Result.Context);
+        addLaunch(Launch, Host, *Values);
       });
+    }
     return;
   }
   const auto *Kernel = Result.Nodes.getNodeAs<FunctionDecl>("kernel");

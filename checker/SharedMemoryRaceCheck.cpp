@@ -22,7 +22,7 @@ public:
   Collector(SharedMemoryRaceCheck &Check, ASTContext &Context,
             RaceOptions Options)
       : Check(Check), Context(Context), Dependence(Context, {}),
-        Races(Dependence, *this, Options) {}
+        Assumed(Options.Assumed), Races(Dependence, *this, Options) {}
 
   ASTContext &getContext() const { return Context; }
   KernelLaunches Launches;
@@ -31,7 +31,8 @@ public:
     SlowestAnalysis Slowest;
     for (const FunctionDecl *Kernel : Launches.kernels())
       Slowest.time(Kernel->getNameAsString(), [&] {
-        Races.analyzeKernel(Kernel, Launches.shapesOf(Kernel));
+        Races.analyzeKernel(Kernel,
+                            Launches.shapesFor(Kernel, Dependence, Assumed));
       });
     Slowest.report("cuda-shared-memory-race");
   }
@@ -104,10 +105,7 @@ public:
         << Noun(Race.FirstKind) << Race.First->getSourceRange();
     Check.diag(Where->getBeginLoc(), "for example, %0, with blockDim %1%2",
                DiagnosticIDs::Note)
-        << Race.Witness << Race.Shape.str()
-        << (Race.Shape.Assumed ? " (assumed: no launch of this kernel "
-                                 "was found)"
-                               : "");
+        << Race.Witness << Race.Shape.str() << describeShapeOrigin(Race.Shape);
     if (Race.WarpSynchronous) {
       Check.diag(Where->getBeginLoc(),
                  "order the lanes with '__syncwarp()' between the accesses",
@@ -125,6 +123,7 @@ private:
   llvm::DenseSet<std::pair<const FunctionDecl *, const VarDecl *>>
       WarpSynchronousReported;
   ThreadDependenceAnalysis Dependence;
+  AssumedShapes Assumed;
   SharedMemoryRaceAnalysis Races;
 };
 

@@ -146,6 +146,13 @@ std::optional<LaunchSite> readLaunch(const Expr *E, const FunctionDecl *Caller,
   return std::nullopt;
 }
 
+void readReachingValues(LaunchSite &Launch, HostValues &Values) {
+  if (Launch.Bytes)
+    Launch.KnownBytes = Values.evaluate(Launch.Bytes, Launch.Call);
+  if (Launch.Block[0] && !Launch.BlockUnknown)
+    Launch.KnownBlock = Values.blockShape(Launch.Block[0], Launch.Call);
+}
+
 std::optional<SharedSizeAttribute> readSharedSizeAttribute(const CallExpr *CE) {
   const FunctionDecl *Callee = CE->getDirectCallee();
   if (!Callee || !Callee->getIdentifier() ||
@@ -280,7 +287,9 @@ void DynamicSharedBoundsAnalysis::analyzeLaunch(
     Base.Via = First.Via;
   }
 
-  SymId Bytes = Launch.Bytes ? HT.translate(Launch.Bytes) : HT.constant(0);
+  SymId Bytes = Launch.KnownBytes ? HT.constant(*Launch.KnownBytes)
+                : Launch.Bytes    ? HT.translate(Launch.Bytes)
+                                  : HT.constant(0);
   llvm::SmallVector<unsigned, 4> HostAtoms;
   HT.collectAtoms(Bytes, HostAtoms);
   SymEnv NoValues;
@@ -337,8 +346,13 @@ void DynamicSharedBoundsAnalysis::analyzeLaunch(
 
   // Overflow: evaluate the launch's values for each sample of what the host
   // code does not say, and the kernel's reach with them.
-  auto Block =
-      Launch.Block[0] ? blockComponents(Launch.Block[0], HT) : std::nullopt;
+  std::optional<std::array<SymId, 3>> Block;
+  if (Launch.KnownBlock)
+    Block = {HT.constant(Launch.KnownBlock->Dim[0]),
+             HT.constant(Launch.KnownBlock->Dim[1]),
+             HT.constant(Launch.KnownBlock->Dim[2])};
+  else if (Launch.Block[0])
+    Block = blockComponents(Launch.Block[0], HT);
   if (!Block)
     return;
   for (SymId Part : *Block)
