@@ -23,12 +23,12 @@ public:
   ASTContext &getContext() const { return Context; }
   KernelLaunches Launches;
 
-  void analyze() {
+  void analyze(const ProgramLaunches *Index) {
     SlowestAnalysis Slowest;
     for (const FunctionDecl *Kernel : Launches.kernels())
       Slowest.time(Kernel->getNameAsString(), [&] {
-        Banks.analyzeKernel(Kernel,
-                            Launches.shapesFor(Kernel, Dependence, Assumed));
+        Banks.analyzeKernel(
+            Kernel, Launches.shapesFor(Kernel, Dependence, Assumed, Index));
       });
     Slowest.report("cuda-bank-conflict");
   }
@@ -127,13 +127,15 @@ private:
 BankConflictCheck::BankConflictCheck(StringRef Name, ClangTidyContext *Context)
     : ClangTidyCheck(Name, Context),
       MinimumDegree(Options.get("MinimumDegree", 4U)),
-      AssumedBlockSizes(Options, "256", "16,16;32,8;32,32", "8,8,4") {}
+      AssumedBlockSizes(Options, "256", "16,16;32,8;32,32", "8,8,4"),
+      LaunchIndex(Options) {}
 
 BankConflictCheck::~BankConflictCheck() = default;
 
 void BankConflictCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "MinimumDegree", MinimumDegree);
   AssumedBlockSizes.store(Options, Opts);
+  LaunchIndex.store(Options, Opts);
 }
 
 void BankConflictCheck::registerMatchers(MatchFinder *Finder) {
@@ -155,8 +157,15 @@ void BankConflictCheck::check(const MatchFinder::MatchResult &Result) {
 }
 
 void BankConflictCheck::onEndOfTranslationUnit() {
-  if (State)
-    State->analyze();
+  if (State && !LaunchIndex.writeDir().empty()) {
+    // The pre-pass: record the launches, analyse nothing.
+    if (!State->Launches.writeIndex(LaunchIndex.writeDir(),
+                                    State->getContext()))
+      configurationDiag("cannot write the launch index in '%0'")
+          << LaunchIndex.writeDir();
+  } else if (State) {
+    State->analyze(LaunchIndex.index());
+  }
   State.reset();
 }
 

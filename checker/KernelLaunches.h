@@ -11,6 +11,7 @@
 #ifndef CUDA_TIDY_KERNELLAUNCHES_H
 #define CUDA_TIDY_KERNELLAUNCHES_H
 
+#include "ProgramLaunches.h"
 #include "analysis/HostValues.h"
 #include "analysis/SharedAccesses.h"
 #include "clang/AST/ExprCXX.h"
@@ -42,6 +43,11 @@ public:
   /// every kernel assigned to the pointer in \p Caller.
   void addLaunch(const CUDAKernelCallExpr *Launch, const FunctionDecl *Caller,
                  clang::cuda_tidy::HostValues &Values);
+  /// Every launch seen, as the launch index records it.
+  llvm::ArrayRef<IndexedLaunch> seen() const { return Seen; }
+  /// Writes seen() to the launch index in \p Dir (the pre-pass); false on
+  /// failure.
+  bool writeIndex(llvm::StringRef Dir, ASTContext &Context) const;
 
   llvm::ArrayRef<const FunctionDecl *> kernels() const { return Kernels; }
   /// The constant block shapes \p Kernel is launched with; empty when there
@@ -49,15 +55,17 @@ public:
   llvm::ArrayRef<clang::cuda_tidy::BlockShape>
   shapesOf(const FunctionDecl *Kernel) const;
   /// The block shapes to analyse \p Kernel with, the best knowledge first:
-  /// the constant shapes of its launches in this translation unit; else the
-  /// shape its own code is written for (BlockShapeInference.h), with its
-  /// Origin; else none, and the analyses fall back on __launch_bounds__ and
-  /// \p Assumed. Every check asks here, so that all of them analyse a kernel
-  /// with the same shapes.
+  /// the constant shapes of its launches in this translation unit and, with
+  /// an \p Index, in the program's other files (their Origin names the
+  /// file); else the shapes its own code is written for
+  /// (BlockShapeInference.h), with their Origin; else none, and the analyses
+  /// fall back on __launch_bounds__ and \p Assumed. Every check asks here,
+  /// so that all of them analyse a kernel with the same shapes.
   llvm::SmallVector<clang::cuda_tidy::BlockShape, 2>
   shapesFor(const FunctionDecl *Kernel,
             clang::cuda_tidy::ThreadDependenceAnalysis &Dependence,
-            const clang::cuda_tidy::AssumedShapes &Assumed) const;
+            const clang::cuda_tidy::AssumedShapes &Assumed,
+            const ProgramLaunches *Index = nullptr) const;
 
 private:
   llvm::SmallVector<const FunctionDecl *, 8> Kernels;
@@ -65,6 +73,7 @@ private:
                  llvm::SmallVector<clang::cuda_tidy::BlockShape, 2>>
       Shapes;
   llvm::SmallPtrSet<const FunctionDecl *, 8> Unknown;
+  std::vector<IndexedLaunch> Seen;
 };
 
 /// Calls \p OnLaunch for each `<<<...>>>` launch and \p OnCall for each

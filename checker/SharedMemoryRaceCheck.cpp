@@ -27,12 +27,12 @@ public:
   ASTContext &getContext() const { return Context; }
   KernelLaunches Launches;
 
-  void analyze() {
+  void analyze(const ProgramLaunches *Index) {
     SlowestAnalysis Slowest;
     for (const FunctionDecl *Kernel : Launches.kernels())
       Slowest.time(Kernel->getNameAsString(), [&] {
-        Races.analyzeKernel(Kernel,
-                            Launches.shapesFor(Kernel, Dependence, Assumed));
+        Races.analyzeKernel(
+            Kernel, Launches.shapesFor(Kernel, Dependence, Assumed, Index));
       });
     Slowest.report("cuda-shared-memory-race");
   }
@@ -130,13 +130,14 @@ private:
 SharedMemoryRaceCheck::SharedMemoryRaceCheck(StringRef Name,
                                              ClangTidyContext *Context)
     : ClangTidyCheck(Name, Context),
-      AssumedBlockSizes(Options, "256", "16,16", "8,8,4"),
+      AssumedBlockSizes(Options, "256", "16,16", "8,8,4"), LaunchIndex(Options),
       ReportPossibleRaces(Options.get("ReportPossibleRaces", false)) {}
 
 SharedMemoryRaceCheck::~SharedMemoryRaceCheck() = default;
 
 void SharedMemoryRaceCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   AssumedBlockSizes.store(Options, Opts);
+  LaunchIndex.store(Options, Opts);
   Options.store(Opts, "ReportPossibleRaces", ReportPossibleRaces);
 }
 
@@ -160,8 +161,15 @@ void SharedMemoryRaceCheck::check(const MatchFinder::MatchResult &Result) {
 }
 
 void SharedMemoryRaceCheck::onEndOfTranslationUnit() {
-  if (State)
-    State->analyze();
+  if (State && !LaunchIndex.writeDir().empty()) {
+    // The pre-pass: record the launches, analyse nothing.
+    if (!State->Launches.writeIndex(LaunchIndex.writeDir(),
+                                    State->getContext()))
+      configurationDiag("cannot write the launch index in '%0'")
+          << LaunchIndex.writeDir();
+  } else if (State) {
+    State->analyze(LaunchIndex.index());
+  }
   State.reset();
 }
 

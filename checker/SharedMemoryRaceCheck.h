@@ -29,6 +29,7 @@ public:
 
 private:
   const AssumedBlockSizeOptions AssumedBlockSizes;
+  const LaunchIndexOptions LaunchIndex;
   const bool ReportPossibleRaces;
   class Collector;
   std::unique_ptr<Collector> State;

@@ -270,12 +270,15 @@ std::string describeHostValues(const SymbolicTranslator &T,
 void DynamicSharedBoundsAnalysis::analyzeLaunch(
     const LaunchSite &Launch, llvm::ArrayRef<SharedSizeAttribute> Attributes) {
   KernelInfo *Info = kernelInfo(Launch.Kernel);
-  if (!Info || !Launch.Caller)
+  if (!Info || (!Launch.Caller && Launch.Elsewhere.empty()))
     return;
   ASTContext &Context = Dependence.getContext();
   SharedAccessCollector &Col = *Info->Collector;
   SymbolicTranslator &KT = Col.symbols();
-  SymbolicTranslator &HT = hostTranslator(Launch.Caller);
+  // A launch in another file comes with constants only: any translator
+  // holds them.
+  SymbolicTranslator &HT =
+      hostTranslator(Launch.Caller ? Launch.Caller : Launch.Kernel);
   const auto &Accesses = Col.accesses();
 
   DynamicSharedProblem Base;
@@ -303,8 +306,8 @@ void DynamicSharedBoundsAnalysis::analyzeLaunch(
     Handler.handleProblem(P);
     return;
   }
-  // Sizes the launch cannot get.
-  if (ConstantBytes && *ConstantBytes > DefaultDynamicLimit) {
+  // Sizes the launch cannot get (judged where the launch is).
+  if (ConstantBytes && *ConstantBytes > DefaultDynamicLimit && Launch.Call) {
     const SourceManager &SM = Context.getSourceManager();
     bool Raised = llvm::any_of(Attributes, [&](const SharedSizeAttribute &A) {
       if (A.Kernel != Launch.Kernel ||

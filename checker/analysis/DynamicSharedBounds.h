@@ -44,7 +44,10 @@ namespace clang::cuda_tidy {
 
 /// One kernel launch, in whatever API spelled it.
 struct LaunchSite {
+  /// The launch; null for a launch in another file, known from the launch
+  /// index, whose "file:line" is then Elsewhere (and Caller is null).
   const Expr *Call = nullptr;
+  std::string Elsewhere;
   const FunctionDecl *Kernel = nullptr;
   /// The host function the launch is in.
   const FunctionDecl *Caller = nullptr;
