@@ -1,6 +1,7 @@
 //===--- LaunchIndex.cpp - Every launch in a compile database -------------===//
 
 #include "LaunchIndex.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
@@ -21,18 +22,58 @@ namespace {
 /// read block shapes would do.
 constexpr const char *WriterCheck = "cuda-bank-conflict";
 
-bool launchesKernels(StringRef Path) {
+/// The names of the kernels `__global__` declares in \p Text: the last
+/// identifier before the parameter list, `__launch_bounds__(...)` skipped.
+std::vector<std::string> kernelNames(StringRef Text) {
+  std::vector<std::string> Names;
+  for (size_t Pos = Text.find("__global__"); Pos != StringRef::npos;
+       Pos = Text.find("__global__", Pos + 1)) {
+    StringRef Rest = Text.substr(Pos + strlen("__global__"));
+    StringRef Last;
+    while (!Rest.empty() && Rest.front() != ';' && Rest.front() != '{') {
+      if (isAlnum(Rest.front()) || Rest.front() == '_') {
+        size_t End =
+            Rest.find_if_not([](char C) { return isAlnum(C) || C == '_'; });
+        Last = Rest.take_front(End);
+        Rest = Rest.drop_front(Last.size());
+        continue;
+      }
+      if (Rest.front() == '(') {
+        if (Last != "__launch_bounds__")
+          break;
+        Rest = Rest.drop_front(Rest.find(')'));
+      }
+      Rest = Rest.drop_front();
+    }
+    if (!Last.empty() && !Last.starts_with("__"))
+      Names.push_back(Last.str());
+  }
+  return Names;
+}
+
+std::string textOf(StringRef Path) {
   auto Buffer = MemoryBuffer::getFile(Path);
-  if (!Buffer)
-    return false;
-  StringRef Text = (*Buffer)->getBuffer();
-  return Text.contains("<<<") || Text.contains("cudaLaunch");
+  return Buffer ? (*Buffer)->getBuffer().str() : std::string();
 }
 
 } // namespace
 
-std::vector<std::string> launchingFiles(StringRef DatabaseDir) {
+std::vector<std::string> launchingFiles(StringRef DatabaseDir,
+                                        ArrayRef<std::string> Sources) {
   std::vector<std::string> Files;
+  // Kernels of the files to analyse; their own launches are in them.
+  StringSet<> Analysed;
+  std::vector<std::string> Kernels;
+  for (const std::string &Source : Sources) {
+    SmallString<256> Path(Source);
+    sys::fs::make_absolute(Path);
+    sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
+    Analysed.insert(Path);
+    for (std::string &Name : kernelNames(textOf(Path)))
+      Kernels.push_back(std::move(Name));
+  }
+  if (Kernels.empty())
+    return Files;
   SmallString<256> Database(DatabaseDir);
   sys::path::append(Database, "compile_commands.json");
   auto Buffer = MemoryBuffer::getFile(Database);
@@ -56,7 +97,14 @@ std::vector<std::string> launchingFiles(StringRef DatabaseDir) {
     if (auto Directory = O->getString("directory"))
       sys::path::make_absolute(*Directory, Path);
     sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
-    if (Seen.insert(Path).second && launchesKernels(Path))
+    if (Analysed.count(Path) || !Seen.insert(Path).second)
+      continue;
+    std::string Text = textOf(Path);
+    StringRef T(Text);
+    if (!T.contains("<<<") && !T.contains("cudaLaunch"))
+      continue;
+    if (llvm::any_of(Kernels,
+                     [&](const std::string &Name) { return T.contains(Name); }))
       Files.push_back(std::string(Path));
   }
   return Files;
@@ -66,7 +114,15 @@ LaunchIndex::LaunchIndex(ArrayRef<std::string> ClangTidyArgs,
                          StringRef DatabaseDir) {
   if (DatabaseDir.empty() || ClangTidyArgs.empty())
     return;
-  std::vector<std::string> Files = launchingFiles(DatabaseDir);
+  // The files to analyse: the arguments that name existing files.
+  std::vector<std::string> Sources;
+  for (StringRef Arg : ClangTidyArgs.drop_front()) {
+    if (Arg == "--")
+      break;
+    if (!Arg.starts_with("-") && sys::fs::is_regular_file(Arg))
+      Sources.push_back(Arg.str());
+  }
+  std::vector<std::string> Files = launchingFiles(DatabaseDir, Sources);
   if (Files.empty() ||
       sys::fs::createUniqueDirectory("cuda-tidy-launches", Dir))
     return;

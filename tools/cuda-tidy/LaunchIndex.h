@@ -4,10 +4,10 @@
 // the shapes it is launched with. With a compile database the command sees
 // every file, so it first runs a pre-pass: clang-tidy with the plugin's
 // launch-index writer (the checks' WriteLaunchIndex mode; see the plugin's
-// ProgramLaunches.h) over the database's files that launch kernels, into a
-// temporary directory. The real run then reads that directory (LaunchIndex),
-// and each kernel is analysed with the shapes and byte counts of its
-// launches in every file.
+// ProgramLaunches.h) over the database's other files that launch the
+// analysed files' kernels, into a temporary directory. The real run then reads
+// that directory (LaunchIndex), and each kernel is analysed with the shapes and
+// byte counts of its launches in every file.
 //
 // Both passes get the directory through the environment, so that neither
 // overrides the user's `--config` or `.clang-tidy` files.
@@ -25,9 +25,13 @@
 
 namespace cuda_tidy {
 
-/// The files of `<DatabaseDir>/compile_commands.json` that launch kernels
-/// (`<<<` or a cudaLaunch* call in their text), each once, absolute.
-std::vector<std::string> launchingFiles(llvm::StringRef DatabaseDir);
+/// The files of `<DatabaseDir>/compile_commands.json` other than \p Sources
+/// that may launch a kernel \p Sources define: their text has `<<<` or a
+/// cudaLaunch* call and names one of those kernels. Each once, absolute. A
+/// text filter, so that running cuda-tidy once per file over a large
+/// database (as CI scripts do) parses only the few files that matter.
+std::vector<std::string> launchingFiles(llvm::StringRef DatabaseDir,
+                                        llvm::ArrayRef<std::string> Sources);
 
 /// The launch index of one run: built by the constructor, offered to the
 /// real run through CUDA_TIDY_LAUNCH_INDEX, removed by the destructor.
