@@ -51,6 +51,48 @@ std::vector<std::string> kernelNames(StringRef Text) {
   return Names;
 }
 
+/// The names a file launches: the identifier before each `<<<` (a template
+/// argument list skipped), and every identifier of a file that calls a
+/// cudaLaunch* function, whose kernel is an argument.
+StringSet<> launchedNames(StringRef Text) {
+  StringSet<> Names;
+  auto IsIdent = [](char C) { return isAlnum(C) || C == '_'; };
+  for (size_t Pos = Text.find("<<<"); Pos != StringRef::npos;
+       Pos = Text.find("<<<", Pos + 3)) {
+    StringRef Before = Text.take_front(Pos).rtrim();
+    if (Before.ends_with(">")) {
+      // `kernel<T, 256><<<...>>>`: skip the template arguments.
+      int Depth = 0;
+      size_t I = Before.size();
+      while (I > 0) {
+        char C = Before[--I];
+        Depth += C == '>' ? 1 : C == '<' ? -1 : 0;
+        if (Depth == 0)
+          break;
+      }
+      Before = Before.take_front(I).rtrim();
+    }
+    size_t Start = Before.size();
+    while (Start > 0 && IsIdent(Before[Start - 1]))
+      --Start;
+    if (Start < Before.size())
+      Names.insert(Before.substr(Start));
+  }
+  if (Text.contains("cudaLaunch"))
+    for (size_t I = 0; I < Text.size();) {
+      if (!IsIdent(Text[I])) {
+        ++I;
+        continue;
+      }
+      size_t End = I;
+      while (End < Text.size() && IsIdent(Text[End]))
+        ++End;
+      Names.insert(Text.slice(I, End));
+      I = End;
+    }
+  return Names;
+}
+
 std::string textOf(StringRef Path) {
   auto Buffer = MemoryBuffer::getFile(Path);
   return Buffer ? (*Buffer)->getBuffer().str() : std::string();
@@ -99,12 +141,10 @@ std::vector<std::string> launchingFiles(StringRef DatabaseDir,
     sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
     if (Analysed.count(Path) || !Seen.insert(Path).second)
       continue;
-    std::string Text = textOf(Path);
-    StringRef T(Text);
-    if (!T.contains("<<<") && !T.contains("cudaLaunch"))
-      continue;
-    if (llvm::any_of(Kernels,
-                     [&](const std::string &Name) { return T.contains(Name); }))
+    StringSet<> Launched = launchedNames(textOf(Path));
+    if (llvm::any_of(Kernels, [&](const std::string &Name) {
+          return Launched.contains(Name);
+        }))
       Files.push_back(std::string(Path));
   }
   return Files;

@@ -26,8 +26,9 @@
 namespace cuda_tidy {
 
 /// The files of `<DatabaseDir>/compile_commands.json` other than \p Sources
-/// that may launch a kernel \p Sources define: their text has `<<<` or a
-/// cudaLaunch* call and names one of those kernels. Each once, absolute. A
+/// that may launch a kernel \p Sources define: one of those kernels' names
+/// stands before a `<<<` there, or anywhere in a file that calls a
+/// cudaLaunch* function. Each once, absolute. A
 /// text filter, so that running cuda-tidy once per file over a large
 /// database (as CI scripts do) parses only the few files that matter.
 std::vector<std::string> launchingFiles(llvm::StringRef DatabaseDir,
