@@ -329,8 +329,8 @@ int main(int Argc, const char **Argv) {
       cuda_tidy::splitCommand(ArrayRef<std::string>(Args).drop_front());
   // Every launch in the database first, so that each kernel is analysed
   // with the shapes it is launched with in any file (LaunchIndex.h).
-  cuda_tidy::LaunchIndex Launches(Args,
-                                  Help ? "" : Split.DatabaseDir.value_or(""));
+  cuda_tidy::LaunchIndex Launches(
+      Args, Help ? "" : Split.DatabaseDir.value_or(""), Split.Files);
   bool UseGate = Gate.Sarif || Gate.Baseline || Gate.WriteBaseline ||
                  Gate.Diff || *Jobs ||
                  (Split.DatabaseDir && Split.Files.empty() && !Help);

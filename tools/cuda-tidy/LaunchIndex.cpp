@@ -2,6 +2,7 @@
 
 #include "LaunchIndex.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
@@ -103,19 +104,6 @@ std::string textOf(StringRef Path) {
 std::vector<std::string> launchingFiles(StringRef DatabaseDir,
                                         ArrayRef<std::string> Sources) {
   std::vector<std::string> Files;
-  // Kernels of the files to analyse; their own launches are in them.
-  StringSet<> Analysed;
-  std::vector<std::string> Kernels;
-  for (const std::string &Source : Sources) {
-    SmallString<256> Path(Source);
-    sys::fs::make_absolute(Path);
-    sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
-    Analysed.insert(Path);
-    for (std::string &Name : kernelNames(textOf(Path)))
-      Kernels.push_back(std::move(Name));
-  }
-  if (Kernels.empty())
-    return Files;
   SmallString<256> Database(DatabaseDir);
   sys::path::append(Database, "compile_commands.json");
   auto Buffer = MemoryBuffer::getFile(Database);
@@ -129,6 +117,11 @@ std::vector<std::string> launchingFiles(StringRef DatabaseDir,
   const json::Array *Entries = Parsed->getAsArray();
   if (!Entries)
     return Files;
+  auto Normalise = [](SmallString<256> Path) {
+    sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
+    return std::string(Path);
+  };
+  std::vector<std::string> DatabaseFiles;
   StringSet<> Seen;
   for (const json::Value &Entry : *Entries) {
     const json::Object *O = Entry.getAsObject();
@@ -138,30 +131,39 @@ std::vector<std::string> launchingFiles(StringRef DatabaseDir,
     SmallString<256> Path(*File);
     if (auto Directory = O->getString("directory"))
       sys::path::make_absolute(*Directory, Path);
-    sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
-    if (Analysed.count(Path) || !Seen.insert(Path).second)
-      continue;
+    std::string Normal = Normalise(Path);
+    if (Seen.insert(Normal).second)
+      DatabaseFiles.push_back(Normal);
+  }
+  // The kernels of the files to analyse, and the files defining each.
+  StringMap<StringSet<>> Kernels;
+  for (const std::string &Source :
+       Sources.empty() ? ArrayRef<std::string>(DatabaseFiles) : Sources) {
+    SmallString<256> Path(Source);
+    sys::fs::make_absolute(Path);
+    std::string Normal = Normalise(Path);
+    for (const std::string &Name : kernelNames(textOf(Normal)))
+      Kernels[Name].insert(Normal);
+  }
+  if (Kernels.empty())
+    return Files;
+  // A file's launches of its own kernels are seen where it is analysed.
+  for (const std::string &Path : DatabaseFiles) {
     StringSet<> Launched = launchedNames(textOf(Path));
-    if (llvm::any_of(Kernels, [&](const std::string &Name) {
-          return Launched.contains(Name);
+    if (llvm::any_of(Launched, [&](const auto &Name) {
+          auto It = Kernels.find(Name.getKey());
+          return It != Kernels.end() &&
+                 (It->second.size() > 1 || !It->second.contains(Path));
         }))
-      Files.push_back(std::string(Path));
+      Files.push_back(Path);
   }
   return Files;
 }
 
 LaunchIndex::LaunchIndex(ArrayRef<std::string> ClangTidyArgs,
-                         StringRef DatabaseDir) {
+                         StringRef DatabaseDir, ArrayRef<std::string> Sources) {
   if (DatabaseDir.empty() || ClangTidyArgs.empty())
     return;
-  // The files to analyse: the arguments that name existing files.
-  std::vector<std::string> Sources;
-  for (StringRef Arg : ClangTidyArgs.drop_front()) {
-    if (Arg == "--")
-      break;
-    if (!Arg.starts_with("-") && sys::fs::is_regular_file(Arg))
-      Sources.push_back(Arg.str());
-  }
   std::vector<std::string> Files = launchingFiles(DatabaseDir, Sources);
   if (Files.empty() ||
       sys::fs::createUniqueDirectory("cuda-tidy-launches", Dir))

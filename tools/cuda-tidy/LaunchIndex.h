@@ -25,12 +25,13 @@
 
 namespace cuda_tidy {
 
-/// The files of `<DatabaseDir>/compile_commands.json` other than \p Sources
-/// that may launch a kernel \p Sources define: one of those kernels' names
-/// stands before a `<<<` there, or anywhere in a file that calls a
-/// cudaLaunch* function. Each once, absolute. A
-/// text filter, so that running cuda-tidy once per file over a large
-/// database (as CI scripts do) parses only the few files that matter.
+/// The files of `<DatabaseDir>/compile_commands.json` that may launch a
+/// kernel that \p Sources (every file of the database when empty) define in
+/// another file: the kernel's name stands before a `<<<` there, or anywhere
+/// in a file that calls a cudaLaunch* function. A text filter, so that
+/// running cuda-tidy once per file over a large database (as CI scripts do)
+/// parses only the few files that matter. Kernels defined in headers are
+/// not looked for.
 std::vector<std::string> launchingFiles(llvm::StringRef DatabaseDir,
                                         llvm::ArrayRef<std::string> Sources);
 
@@ -39,11 +40,12 @@ std::vector<std::string> launchingFiles(llvm::StringRef DatabaseDir,
 class LaunchIndex {
 public:
   /// Runs the pre-pass with \p ClangTidyArgs (the real run's command line,
-  /// whose `--load` and `--extra-arg`s it keeps) over the launching files of
-  /// the database in \p DatabaseDir. Does nothing when \p DatabaseDir is
-  /// empty; a failed pre-pass only leaves the index empty.
+  /// whose `--load` and `--extra-arg`s it keeps) over the files of the
+  /// database in \p DatabaseDir that may launch the kernels of \p Sources
+  /// (every file of the database when empty). Does nothing when
+  /// \p DatabaseDir is empty; a failed pre-pass only leaves the index empty.
   LaunchIndex(llvm::ArrayRef<std::string> ClangTidyArgs,
-              llvm::StringRef DatabaseDir);
+              llvm::StringRef DatabaseDir, llvm::ArrayRef<std::string> Sources);
   ~LaunchIndex();
   LaunchIndex(const LaunchIndex &) = delete;
   LaunchIndex &operator=(const LaunchIndex &) = delete;
