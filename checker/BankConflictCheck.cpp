@@ -18,24 +18,26 @@ public:
   Collector(BankConflictCheck &Check, ASTContext &Context,
             unsigned MinimumDegree, AssumedShapes Assumed)
       : Check(Check), Context(Context), Dependence(Context, {}),
-        Banks(Dependence, *this, MinimumDegree, std::move(Assumed)) {}
+        Assumed(Assumed), Banks(Dependence, *this, MinimumDegree, Assumed) {}
 
   ASTContext &getContext() const { return Context; }
   KernelLaunches Launches;
 
-  void analyze() {
+  void analyze(const ProgramLaunches *Index) {
     SlowestAnalysis Slowest;
     for (const FunctionDecl *Kernel : Launches.kernels())
       Slowest.time(Kernel->getNameAsString(), [&] {
-        Banks.analyzeKernel(Kernel, Launches.shapesOf(Kernel));
+        Banks.analyzeKernel(
+            Kernel, Launches.shapesFor(Kernel, Dependence, Assumed, Index));
       });
     Slowest.report("cuda-bank-conflict");
   }
 
   static std::string AssumedText(const BankConflict &C) {
-    if (!C.Shape.Assumed)
-      return "";
-    std::string Text = " (assumed: no launch of this kernel was found";
+    std::string Text = describeShapeOrigin(C.Shape);
+    if (C.AlsoFor.empty())
+      return Text;
+    Text.pop_back();
     for (const BlockShape &Other : C.AlsoFor)
       Text += "; also " + Other.str();
     return Text + ")";
@@ -118,19 +120,22 @@ private:
   BankConflictCheck &Check;
   ASTContext &Context;
   ThreadDependenceAnalysis Dependence;
+  AssumedShapes Assumed;
   BankConflictAnalysis Banks;
 };
 
 BankConflictCheck::BankConflictCheck(StringRef Name, ClangTidyContext *Context)
     : ClangTidyCheck(Name, Context),
       MinimumDegree(Options.get("MinimumDegree", 4U)),
-      AssumedBlockSizes(Options, "256", "16,16;32,8;32,32", "8,8,4") {}
+      AssumedBlockSizes(Options, "256", "16,16;32,8;32,32", "8,8,4"),
+      LaunchIndex(Options) {}
 
 BankConflictCheck::~BankConflictCheck() = default;
 
 void BankConflictCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "MinimumDegree", MinimumDegree);
   AssumedBlockSizes.store(Options, Opts);
+  LaunchIndex.store(Options, Opts);
 }
 
 void BankConflictCheck::registerMatchers(MatchFinder *Finder) {
@@ -152,8 +157,15 @@ void BankConflictCheck::check(const MatchFinder::MatchResult &Result) {
 }
 
 void BankConflictCheck::onEndOfTranslationUnit() {
-  if (State)
-    State->analyze();
+  if (State && !LaunchIndex.writeDir().empty()) {
+    // The pre-pass: record the launches, analyse nothing.
+    if (!State->Launches.writeIndex(LaunchIndex.writeDir(),
+                                    State->getContext()))
+      configurationDiag("cannot write the launch index in '%0'")
+          << LaunchIndex.writeDir();
+  } else if (State) {
+    State->analyze(LaunchIndex.index());
+  }
   State.reset();
 }
 

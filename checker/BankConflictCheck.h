@@ -31,6 +31,7 @@ public:
 private:
   const unsigned MinimumDegree;
   const AssumedBlockSizeOptions AssumedBlockSizes;
+  const LaunchIndexOptions LaunchIndex;
   class Collector;
   std::unique_ptr<Collector> State;
 };

@@ -6,6 +6,7 @@
 #include "analysis/DynamicSharedBounds.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/Basic/SourceManager.h"
 
 using namespace clang::ast_matchers;
 using namespace clang::cuda_tidy;
@@ -24,6 +25,29 @@ public:
   ASTContext &getContext() const { return Context; }
   std::vector<LaunchSite> Launches;
   std::vector<SharedSizeAttribute> Attributes;
+  std::vector<const FunctionDecl *> Kernels;
+
+  /// Adds the launches of this unit's kernels in other files whose shape
+  /// and byte count the index knows.
+  void addLaunchesElsewhere(const ProgramLaunches &Index) {
+    const SourceManager &SM = Context.getSourceManager();
+    OptionalFileEntryRef Main = SM.getFileEntryRefForID(SM.getMainFileID());
+    if (!Main)
+      return;
+    llvm::StringRef MainFile = SM.getFileManager().getCanonicalName(*Main);
+    for (const FunctionDecl *Kernel : Kernels)
+      for (const IndexedLaunch *L :
+           Index.launchesOf(kernelKey(Kernel), MainFile)) {
+        if (!L->Block || !L->Bytes)
+          continue;
+        LaunchSite Site;
+        Site.Kernel = Kernel;
+        Site.Elsewhere = L->where();
+        Site.KnownBlock = L->Block;
+        Site.KnownBytes = L->Bytes;
+        Launches.push_back(Site);
+      }
+  }
 
   void analyze() {
     SlowestAnalysis Slowest;
@@ -32,14 +56,22 @@ public:
   }
 
   void handleProblem(const DynamicSharedProblem &P) override {
-    const Expr *Call = P.Launch->Call;
+    // A launch in another file: the warning goes on the kernel's access
+    // and names the launch.
+    const Stmt *Call = P.Launch->Call
+                           ? static_cast<const Stmt *>(P.Launch->Call)
+                           : static_cast<const Stmt *>(P.Access);
+    if (!Call)
+      return;
     std::string Kernel = P.Launch->Kernel->getNameAsString();
+    std::string Launched = "launch of '" + Kernel + "'";
+    if (!P.Launch->Elsewhere.empty())
+      Launched += " in " + P.Launch->Elsewhere;
     switch (P.What) {
     case DynamicSharedProblem::NoBytes:
       Check.diag(Call->getBeginLoc(),
-                 "launch of '%0' passes no dynamic shared memory, but '%0' "
-                 "uses '%1'")
-          << Kernel << P.Pool->getName() << Call->getSourceRange();
+                 "%2 passes no dynamic shared memory, but '%0' uses '%1'")
+          << Kernel << P.Pool->getName() << Launched << Call->getSourceRange();
       noteAccess(P, "'%0' is accessed here");
       return;
     case DynamicSharedProblem::AboveDefault:
@@ -67,18 +99,19 @@ public:
     }
     if (P.Certain)
       Check.diag(Call->getBeginLoc(),
-                 "launch of '%0' passes %1 bytes of dynamic shared memory, "
-                 "but '%0' reaches %2 bytes of it%3")
+                 "%4 passes %1 bytes of dynamic shared memory, but '%0' "
+                 "reaches %2 bytes of it%3")
           << Kernel << P.Bytes << P.Reach
           << (P.When.empty()
                   ? std::string()
                   : " (when " + P.When + "; too few for every value tried)")
-          << Call->getSourceRange();
+          << Launched << Call->getSourceRange();
     else
       Check.diag(Call->getBeginLoc(),
-                 "launch of '%0' may pass too little dynamic shared memory: "
-                 "when %1, it passes %2 bytes and '%0' reaches %3")
-          << Kernel << P.When << P.Bytes << P.Reach << Call->getSourceRange();
+                 "%4 may pass too little dynamic shared memory: when %1, it "
+                 "passes %2 bytes and '%0' reaches %3")
+          << Kernel << P.When << P.Bytes << P.Reach << Launched
+          << Call->getSourceRange();
     std::string Thread =
         SharedAccessCollector::describeThread(P.Thread, P.Shape);
     Check.diag(P.Access->getBeginLoc(),
@@ -113,21 +146,20 @@ private:
 DynamicSharedBoundsCheck::DynamicSharedBoundsCheck(StringRef Name,
                                                    ClangTidyContext *Context)
     : ClangTidyCheck(Name, Context),
-      ReportPossibleOverflows(Options.get("ReportPossibleOverflows", false)) {}
+      ReportPossibleOverflows(Options.get("ReportPossibleOverflows", false)),
+      LaunchIndex(Options) {}
 
 DynamicSharedBoundsCheck::~DynamicSharedBoundsCheck() = default;
 
 void DynamicSharedBoundsCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "ReportPossibleOverflows", ReportPossibleOverflows);
+  LaunchIndex.store(Options, Opts);
 }
 
 void DynamicSharedBoundsCheck::registerMatchers(MatchFinder *Finder) {
-  // Host code outside system headers, to find the launches in.
-  Finder->addMatcher(functionDecl(isDefinition(),
-                                  unless(hasAttr(attr::CUDAGlobal)),
-                                  unless(isExpansionInSystemHeader()))
-                         .bind("host"),
-                     this);
+  // Host code outside system headers, to find the launches in, and the
+  // kernels, for their launches in other files.
+  KernelLaunches::registerMatchers(Finder, this);
 }
 
 void DynamicSharedBoundsCheck::check(const MatchFinder::MatchResult &Result) {
@@ -136,12 +168,23 @@ void DynamicSharedBoundsCheck::check(const MatchFinder::MatchResult &Result) {
                                         ReportPossibleOverflows);
   if (Result.Context->getDiagnostics().hasUncompilableErrorOccurred())
     return;
+  if (const auto *Kernel = Result.Nodes.getNodeAs<FunctionDecl>("kernel")) {
+    if (!Kernel->isDependentContext() && !Kernel->isInvalidDecl())
+      State->Kernels.push_back(Kernel);
+    return;
+  }
   const auto *Host = Result.Nodes.getNodeAs<FunctionDecl>("host");
   if (!Host || Host->isDependentContext())
     return;
+  std::optional<HostValues> Values;
   auto Read = [&](const Expr *E) {
-    if (auto Launch = readLaunch(E, Host, *Result.Context))
-      State->Launches.push_back(*Launch);
+    auto Launch = readLaunch(E, Host, *Result.Context);
+    if (!Launch)
+      return;
+    if (!Values)
+      Values.emplace(Host, *Result.Context);
+    readReachingValues(*Launch, *Values);
+    State->Launches.push_back(*Launch);
   };
   forEachLaunch(
       Host, [&](const CUDAKernelCallExpr *Launch) { Read(Launch); },
@@ -154,8 +197,12 @@ void DynamicSharedBoundsCheck::check(const MatchFinder::MatchResult &Result) {
 }
 
 void DynamicSharedBoundsCheck::onEndOfTranslationUnit() {
-  if (State)
+  // The launch index's pre-pass analyses nothing.
+  if (State && LaunchIndex.writeDir().empty()) {
+    if (const ProgramLaunches *Index = LaunchIndex.index())
+      State->addLaunchesElsewhere(*Index);
     State->analyze();
+  }
   State.reset();
 }
 

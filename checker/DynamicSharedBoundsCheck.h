@@ -3,6 +3,7 @@
 #ifndef CUDA_TIDY_DYNAMICSHAREDBOUNDSCHECK_H
 #define CUDA_TIDY_DYNAMICSHAREDBOUNDSCHECK_H
 
+#include "ProgramLaunches.h"
 #include <clang-tidy/ClangTidyCheck.h>
 #include <memory>
 
@@ -28,6 +29,7 @@ public:
 
 private:
   const bool ReportPossibleOverflows;
+  const LaunchIndexOptions LaunchIndex;
   class Collector;
   std::unique_ptr<Collector> State;
 };

@@ -1,7 +1,9 @@
 //===--- KernelLaunches.cpp - Kernels and their launch shapes -------------===//
 
 #include "KernelLaunches.h"
+#include "analysis/BlockShapeInference.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
 
 using namespace clang::cuda_tidy;
 
@@ -41,8 +43,7 @@ private:
 } // namespace
 
 void KernelLaunches::addLaunch(const CUDAKernelCallExpr *Launch,
-                               const FunctionDecl *Caller,
-                               ASTContext &Context) {
+                               const FunctionDecl *Caller, HostValues &Values) {
   llvm::SmallVector<const FunctionDecl *, 4> Targets;
   if (const FunctionDecl *Kernel = Launch->getDirectCallee()) {
     Targets.push_back(Kernel->getDefinition() ? Kernel->getDefinition()
@@ -61,10 +62,28 @@ void KernelLaunches::addLaunch(const CUDAKernelCallExpr *Launch,
   }
   std::optional<BlockShape> Shape =
       Launch->getConfig()->getNumArgs() > 1
-          ? evaluateBlockShape(Launch->getConfig()->getArg(1), Context,
-                               Caller ? Caller->getBody() : nullptr)
+          ? Values.blockShape(Launch->getConfig()->getArg(1), Launch)
           : std::nullopt;
+  ASTContext &Context = Caller->getASTContext();
+  const SourceManager &SM = Context.getSourceManager();
+  SourceLocation At = SM.getExpansionLoc(Launch->getBeginLoc());
+  OptionalFileEntryRef LaunchFile = SM.getFileEntryRefForID(SM.getFileID(At));
+  std::optional<std::int64_t> Bytes =
+      Launch->getConfig()->getNumArgs() > 2
+          ? Values.evaluate(Launch->getConfig()->getArg(2), Launch)
+          : std::optional<std::int64_t>(0);
   for (const FunctionDecl *Kernel : Targets) {
+    if (LaunchFile) {
+      IndexedLaunch Indexed;
+      Indexed.Kernel = kernelKey(Kernel);
+      Indexed.Name = Kernel->getNameAsString();
+      Indexed.File = SM.getFileManager().getCanonicalName(*LaunchFile).str();
+      Indexed.Line = SM.getExpansionLineNumber(At);
+      Indexed.Block = Shape;
+      Indexed.Bytes = Bytes;
+      if (!Indexed.Kernel.empty())
+        Seen.push_back(std::move(Indexed));
+    }
     if (!Shape) {
       Unknown.insert(Kernel);
       continue;
@@ -87,6 +106,64 @@ KernelLaunches::shapesOf(const FunctionDecl *Kernel) const {
   if (It == Shapes.end())
     return {};
   return It->second;
+}
+
+llvm::SmallVector<BlockShape, 2> KernelLaunches::shapesFor(
+    const FunctionDecl *Kernel, ThreadDependenceAnalysis &Dependence,
+    const AssumedShapes &Assumed, const ProgramLaunches *Index) const {
+  llvm::SmallVector<BlockShape, 2> Launched;
+  bool AnyUnknown = Unknown.count(Kernel);
+  if (auto It = Shapes.find(Kernel); It != Shapes.end())
+    Launched.append(It->second.begin(), It->second.end());
+  if (Index) {
+    const SourceManager &SM = Dependence.getContext().getSourceManager();
+    OptionalFileEntryRef Main = SM.getFileEntryRefForID(SM.getMainFileID());
+    llvm::StringRef MainFile =
+        Main ? SM.getFileManager().getCanonicalName(*Main) : "";
+    for (const IndexedLaunch *L :
+         Index->launchesOf(kernelKey(Kernel), MainFile)) {
+      if (!L->Block) {
+        AnyUnknown = true;
+        continue;
+      }
+      if (Launched.size() < 4 &&
+          llvm::none_of(Launched, [&](const BlockShape &Other) {
+            return Other.Dim == L->Block->Dim;
+          })) {
+        BlockShape Shape = *L->Block;
+        Shape.Origin = "launched in " + L->where();
+        Launched.push_back(Shape);
+      }
+    }
+  }
+  // A launch whose shape is not a constant may have any shape: as before,
+  // the kernel is then analysed as if no launch were known.
+  if (!Launched.empty() && !AnyUnknown)
+    return Launched;
+  const FunctionDependence *Deps = Dependence.analyze(Kernel);
+  if (!Deps)
+    return {};
+  SharedAccessCollector Collector(Dependence.getContext(), *Deps);
+  Collector.collect();
+  return inferBlockShapes(Collector, Assumed);
+}
+
+bool KernelLaunches::writeIndex(llvm::StringRef Dir,
+                                ASTContext &Context) const {
+  const SourceManager &SM = Context.getSourceManager();
+  OptionalFileEntryRef Main = SM.getFileEntryRefForID(SM.getMainFileID());
+  if (!Main)
+    return false;
+  return ProgramLaunches::write(
+      Dir, SM.getFileManager().getCanonicalName(*Main), Seen);
+}
+
+std::string describeShapeOrigin(const BlockShape &Shape) {
+  if (!Shape.Assumed)
+    return Shape.Origin.empty() ? "" : " (" + Shape.Origin + ")";
+  if (Shape.Origin.empty())
+    return " (assumed: no launch of this kernel was found)";
+  return " (assumed " + Shape.Origin + ": no launch of this kernel was found)";
 }
 
 namespace {
@@ -206,10 +283,14 @@ void KernelLaunches::collect(
   if (Result.Context->getDiagnostics().hasUncompilableErrorOccurred())
     return;
   if (const auto *Host = Result.Nodes.getNodeAs<FunctionDecl>("host")) {
-    if (!Host->isDependentContext())
+    if (!Host->isDependentContext()) {
+      std::optional<HostValues> Values;
       forEachLaunch(Host, [&](const CUDAKernelCallExpr *Launch) {
-        addLaunch(Launch, Host, *Result.Context);
+        if (!Values)
+          Values.emplace(Host, *Result.Context);
+        addLaunch(Launch, Host, *Values);
       });
+    }
     return;
   }
   const auto *Kernel = Result.Nodes.getNodeAs<FunctionDecl>("kernel");

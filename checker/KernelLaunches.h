@@ -11,6 +11,8 @@
 #ifndef CUDA_TIDY_KERNELLAUNCHES_H
 #define CUDA_TIDY_KERNELLAUNCHES_H
 
+#include "ProgramLaunches.h"
+#include "analysis/HostValues.h"
 #include "analysis/SharedAccesses.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -40,13 +42,30 @@ public:
   /// pointer (`kernel = &transposeNaive; kernel<<<g, b>>>(...)`) counts for
   /// every kernel assigned to the pointer in \p Caller.
   void addLaunch(const CUDAKernelCallExpr *Launch, const FunctionDecl *Caller,
-                 ASTContext &Context);
+                 clang::cuda_tidy::HostValues &Values);
+  /// Every launch seen, as the launch index records it.
+  llvm::ArrayRef<IndexedLaunch> seen() const { return Seen; }
+  /// Writes seen() to the launch index in \p Dir (the pre-pass); false on
+  /// failure.
+  bool writeIndex(llvm::StringRef Dir, ASTContext &Context) const;
 
   llvm::ArrayRef<const FunctionDecl *> kernels() const { return Kernels; }
   /// The constant block shapes \p Kernel is launched with; empty when there
   /// is no launch or one whose shape is not a constant.
   llvm::ArrayRef<clang::cuda_tidy::BlockShape>
   shapesOf(const FunctionDecl *Kernel) const;
+  /// The block shapes to analyse \p Kernel with, the best knowledge first:
+  /// the constant shapes of its launches in this translation unit and, with
+  /// an \p Index, in the program's other files (their Origin names the
+  /// file); else the shapes its own code is written for
+  /// (BlockShapeInference.h), with their Origin; else none, and the analyses
+  /// fall back on __launch_bounds__ and \p Assumed. Every check asks here,
+  /// so that all of them analyse a kernel with the same shapes.
+  llvm::SmallVector<clang::cuda_tidy::BlockShape, 2>
+  shapesFor(const FunctionDecl *Kernel,
+            clang::cuda_tidy::ThreadDependenceAnalysis &Dependence,
+            const clang::cuda_tidy::AssumedShapes &Assumed,
+            const ProgramLaunches *Index = nullptr) const;
 
 private:
   llvm::SmallVector<const FunctionDecl *, 8> Kernels;
@@ -54,6 +73,7 @@ private:
                  llvm::SmallVector<clang::cuda_tidy::BlockShape, 2>>
       Shapes;
   llvm::SmallPtrSet<const FunctionDecl *, 8> Unknown;
+  std::vector<IndexedLaunch> Seen;
 };
 
 /// Calls \p OnLaunch for each `<<<...>>>` launch and \p OnCall for each
@@ -66,6 +86,12 @@ void forEachLaunch(
     const FunctionDecl *Function,
     llvm::function_ref<void(const CUDAKernelCallExpr *)> OnLaunch,
     llvm::function_ref<void(const CallExpr *)> OnCall = nullptr);
+
+/// How a note says where the block shape \p Shape comes from: "" for a
+/// launch in this translation unit, " (assumed: no launch of this kernel was
+/// found)", " (assumed from the extents of 's': no launch of this kernel was
+/// found)".
+std::string describeShapeOrigin(const clang::cuda_tidy::BlockShape &Shape);
 
 /// Parses "16,16;32,8" into assumed block shapes; missing dimensions are 1.
 std::optional<std::vector<clang::cuda_tidy::BlockShape>>

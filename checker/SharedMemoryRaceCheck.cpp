@@ -22,16 +22,17 @@ public:
   Collector(SharedMemoryRaceCheck &Check, ASTContext &Context,
             RaceOptions Options)
       : Check(Check), Context(Context), Dependence(Context, {}),
-        Races(Dependence, *this, Options) {}
+        Assumed(Options.Assumed), Races(Dependence, *this, Options) {}
 
   ASTContext &getContext() const { return Context; }
   KernelLaunches Launches;
 
-  void analyze() {
+  void analyze(const ProgramLaunches *Index) {
     SlowestAnalysis Slowest;
     for (const FunctionDecl *Kernel : Launches.kernels())
       Slowest.time(Kernel->getNameAsString(), [&] {
-        Races.analyzeKernel(Kernel, Launches.shapesOf(Kernel));
+        Races.analyzeKernel(
+            Kernel, Launches.shapesFor(Kernel, Dependence, Assumed, Index));
       });
     Slowest.report("cuda-shared-memory-race");
   }
@@ -104,10 +105,7 @@ public:
         << Noun(Race.FirstKind) << Race.First->getSourceRange();
     Check.diag(Where->getBeginLoc(), "for example, %0, with blockDim %1%2",
                DiagnosticIDs::Note)
-        << Race.Witness << Race.Shape.str()
-        << (Race.Shape.Assumed ? " (assumed: no launch of this kernel "
-                                 "was found)"
-                               : "");
+        << Race.Witness << Race.Shape.str() << describeShapeOrigin(Race.Shape);
     if (Race.WarpSynchronous) {
       Check.diag(Where->getBeginLoc(),
                  "order the lanes with '__syncwarp()' between the accesses",
@@ -141,13 +139,14 @@ private:
   llvm::DenseSet<std::pair<const FunctionDecl *, const VarDecl *>>
       WarpSynchronousReported;
   ThreadDependenceAnalysis Dependence;
+  AssumedShapes Assumed;
   SharedMemoryRaceAnalysis Races;
 };
 
 SharedMemoryRaceCheck::SharedMemoryRaceCheck(StringRef Name,
                                              ClangTidyContext *Context)
     : ClangTidyCheck(Name, Context),
-      AssumedBlockSizes(Options, "256", "16,16", "8,8,4"),
+      AssumedBlockSizes(Options, "256", "16,16", "8,8,4"), LaunchIndex(Options),
       ReportPossibleRaces(Options.get("ReportPossibleRaces", false)),
       TimeBudgetMs(Options.get("TimeBudgetMs", 2000U)) {}
 
@@ -155,6 +154,7 @@ SharedMemoryRaceCheck::~SharedMemoryRaceCheck() = default;
 
 void SharedMemoryRaceCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   AssumedBlockSizes.store(Options, Opts);
+  LaunchIndex.store(Options, Opts);
   Options.store(Opts, "ReportPossibleRaces", ReportPossibleRaces);
   Options.store(Opts, "TimeBudgetMs", TimeBudgetMs);
 }
@@ -180,8 +180,15 @@ void SharedMemoryRaceCheck::check(const MatchFinder::MatchResult &Result) {
 }
 
 void SharedMemoryRaceCheck::onEndOfTranslationUnit() {
-  if (State)
-    State->analyze();
+  if (State && !LaunchIndex.writeDir().empty()) {
+    // The pre-pass: record the launches, analyse nothing.
+    if (!State->Launches.writeIndex(LaunchIndex.writeDir(),
+                                    State->getContext()))
+      configurationDiag("cannot write the launch index in '%0'")
+          << LaunchIndex.writeDir();
+  } else if (State) {
+    State->analyze(LaunchIndex.index());
+  }
   State.reset();
 }
 

@@ -29,6 +29,7 @@ public:
 
 private:
   const AssumedBlockSizeOptions AssumedBlockSizes;
+  const LaunchIndexOptions LaunchIndex;
   const bool ReportPossibleRaces;
   /// Milliseconds one kernel's analysis may take (0: no limit).
   const unsigned TimeBudgetMs;

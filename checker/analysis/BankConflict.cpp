@@ -25,6 +25,7 @@ struct WarpRequest {
   unsigned Degree = 0;     // Worst group.
   unsigned Wavefronts = 0; // All groups.
   unsigned Groups = 0;     // Groups with an active lane.
+  unsigned ActiveLanes = 0;
   unsigned LaneA = 0, LaneB = 0;
   std::int64_t WordA = 0, WordB = 0;
   std::optional<std::int64_t> StrideWords;
@@ -49,6 +50,7 @@ private:
     WarpRequest Worst;
     double Wavefronts = 0;
     unsigned Ideal = 1;
+    std::uint64_t ActiveLanes = 0;
   };
   /// \p Size is the variable's size in bytes (-1: unknown).
   std::optional<Summary> evaluate(const SharedAccess &A, SymId Offset,
@@ -105,6 +107,7 @@ Outcome KernelBankFinder::request(const SharedAccess &A, SymId Offset,
     }
     Addresses[Lane] = *Address;
     Active[Lane] = Any = true;
+    ++R.ActiveLanes;
   }
   if (!Any)
     return Outcome::Inactive;
@@ -174,6 +177,7 @@ KernelBankFinder::evaluate(const SharedAccess &A, SymId Offset,
                            const BlockShape &Shape, std::int64_t Size) {
   llvm::SmallVector<unsigned, 4> Atoms;
   Sym.collectAtoms(Offset, Atoms);
+  const std::size_t InOffset = Atoms.size();
   for (const auto &Guard : A.Guards)
     Sym.collectAtoms(Guard.first, Atoms);
   SymEnv DimsOnly = SharedAccessCollector::envFor(0, Shape, nullptr);
@@ -183,14 +187,31 @@ KernelBankFinder::evaluate(const SharedAccess &A, SymId Offset,
   };
   std::vector<Axis> Loops;
   std::vector<unsigned> Sampled;
-  for (unsigned Atom : Atoms) {
+  // Uniform values only the guards mention (`x < width` with `x =
+  // blockIdx.x * 32 + threadIdx.x`, an early `if (i >= n) return;`): they
+  // decide which lanes take part, not where they go. The question is the
+  // degree for generic values, so each sample of the offset's values is
+  // judged with the guard values that let the most lanes run; a value that
+  // runs no lane at all (n = 0) is a degenerate point, not a verdict. Block
+  // indices are tried at 0 and 1, the other values at UniformSamples.
+  std::vector<Axis> GuardOnly;
+  llvm::SmallDenseSet<unsigned, 8> Seen;
+  for (std::size_t I = 0; I < Atoms.size(); ++I) {
+    unsigned Atom = Atoms[I];
+    if (!Seen.insert(Atom).second)
+      continue;
     std::vector<std::int64_t> Values = Sym.atoms()[Atom].isLoopCounter()
                                            ? Sym.loopValues(Atom, DimsOnly)
                                            : std::vector<std::int64_t>();
-    if (Values.empty())
-      Sampled.push_back(Atom);
-    else
+    if (!Values.empty())
       Loops.push_back({Atom, std::move(Values)});
+    else if (I < InOffset || Sym.atoms()[Atom].isLoopCounter())
+      Sampled.push_back(Atom);
+    else if (Sym.atoms()[Atom].Var)
+      GuardOnly.push_back(
+          {Atom, {std::begin(UniformSamples), std::end(UniformSamples)}});
+    else
+      GuardOnly.push_back({Atom, {0, 1}});
   }
   if (Sampled.size() > 2)
     return std::nullopt;
@@ -198,47 +219,65 @@ KernelBankFinder::evaluate(const SharedAccess &A, SymId Offset,
   unsigned LoopCombos = 1;
   for (const Axis &Ax : Loops)
     LoopCombos *= Ax.Values.size();
-  if (LoopCombos > 256)
+  unsigned GuardCombos = 1;
+  for (const Axis &Ax : GuardOnly)
+    GuardCombos *= Ax.Values.size();
+  if (LoopCombos > 256 || GuardCombos > 250)
     return std::nullopt;
   std::int64_t Warps = (Shape.threads() + WarpSize - 1) / WarpSize;
 
+  auto Assign = [](const std::vector<Axis> &Axes, unsigned Combo,
+                   std::vector<std::int64_t> &Values) {
+    for (const Axis &Ax : Axes) {
+      Values[Ax.Atom] = Ax.Values[Combo % Ax.Values.size()];
+      Combo /= Ax.Values.size();
+    }
+  };
   std::optional<Summary> Result;
   std::vector<std::int64_t> Values(Sym.atoms().size(), 0);
   for (unsigned Sample = 0; Sample < SampleCombos; ++Sample) {
     assignSamples(Sample, Sampled, Values);
-    Summary Here;
-    unsigned Requests = 0;
-    double Total = 0;
-    for (unsigned Combo = 0; Combo < LoopCombos; ++Combo) {
-      unsigned L = Combo;
-      for (const Axis &Ax : Loops) {
-        Values[Ax.Atom] = Ax.Values[L % Ax.Values.size()];
-        L /= Ax.Values.size();
-      }
-      for (std::int64_t Warp = 0; Warp < Warps; ++Warp) {
-        if (Budget < WarpSize)
-          return std::nullopt;
-        Budget -= WarpSize;
-        WarpRequest R;
-        Outcome O = request(A, Offset, Size, Shape, Warp, Values, R);
-        if (O == Outcome::Undecided)
-          return std::nullopt;
-        if (O == Outcome::Inactive)
-          continue;
-        ++Requests;
-        Total += R.Wavefronts;
-        if (R.Degree > Here.Worst.Degree) {
-          Here.Worst = R;
-          Here.Ideal = R.Groups;
+    std::optional<Summary> Generic;
+    for (unsigned GuardCombo = 0; GuardCombo < GuardCombos; ++GuardCombo) {
+      Assign(GuardOnly, GuardCombo, Values);
+      Summary Here;
+      unsigned Requests = 0;
+      double Total = 0;
+      for (unsigned Combo = 0; Combo < LoopCombos; ++Combo) {
+        Assign(Loops, Combo, Values);
+        for (std::int64_t Warp = 0; Warp < Warps; ++Warp) {
+          if (Budget < WarpSize)
+            return std::nullopt;
+          Budget -= WarpSize;
+          WarpRequest R;
+          Outcome O = request(A, Offset, Size, Shape, Warp, Values, R);
+          if (O == Outcome::Undecided)
+            return std::nullopt;
+          if (O == Outcome::Inactive)
+            continue;
+          ++Requests;
+          Total += R.Wavefronts;
+          Here.ActiveLanes += R.ActiveLanes;
+          if (R.Degree > Here.Worst.Degree) {
+            Here.Worst = R;
+            Here.Ideal = R.Groups;
+          }
         }
       }
+      if (Requests == 0)
+        continue;
+      Here.Wavefronts = Total / Requests;
+      if (!Generic || Here.ActiveLanes > Generic->ActiveLanes)
+        Generic = Here;
     }
-    if (Requests == 0)
-      return std::nullopt;
-    Here.Wavefronts = Total / Requests;
+    if (!Generic) {
+      if (GuardOnly.empty())
+        return std::nullopt;
+      continue; // No lane runs for these values: no verdict either way.
+    }
     // The conflict must show for every sample of the unknown values.
-    if (!Result || Here.Worst.Degree < Result->Worst.Degree)
-      Result = Here;
+    if (!Result || Generic->Worst.Degree < Result->Worst.Degree)
+      Result = Generic;
   }
   return Result;
 }

@@ -146,6 +146,13 @@ std::optional<LaunchSite> readLaunch(const Expr *E, const FunctionDecl *Caller,
   return std::nullopt;
 }
 
+void readReachingValues(LaunchSite &Launch, HostValues &Values) {
+  if (Launch.Bytes)
+    Launch.KnownBytes = Values.evaluate(Launch.Bytes, Launch.Call);
+  if (Launch.Block[0] && !Launch.BlockUnknown)
+    Launch.KnownBlock = Values.blockShape(Launch.Block[0], Launch.Call);
+}
+
 std::optional<SharedSizeAttribute> readSharedSizeAttribute(const CallExpr *CE) {
   const FunctionDecl *Callee = CE->getDirectCallee();
   if (!Callee || !Callee->getIdentifier() ||
@@ -263,12 +270,15 @@ std::string describeHostValues(const SymbolicTranslator &T,
 void DynamicSharedBoundsAnalysis::analyzeLaunch(
     const LaunchSite &Launch, llvm::ArrayRef<SharedSizeAttribute> Attributes) {
   KernelInfo *Info = kernelInfo(Launch.Kernel);
-  if (!Info || !Launch.Caller)
+  if (!Info || (!Launch.Caller && Launch.Elsewhere.empty()))
     return;
   ASTContext &Context = Dependence.getContext();
   SharedAccessCollector &Col = *Info->Collector;
   SymbolicTranslator &KT = Col.symbols();
-  SymbolicTranslator &HT = hostTranslator(Launch.Caller);
+  // A launch in another file comes with constants only: any translator
+  // holds them.
+  SymbolicTranslator &HT =
+      hostTranslator(Launch.Caller ? Launch.Caller : Launch.Kernel);
   const auto &Accesses = Col.accesses();
 
   DynamicSharedProblem Base;
@@ -280,7 +290,9 @@ void DynamicSharedBoundsAnalysis::analyzeLaunch(
     Base.Via = First.Via;
   }
 
-  SymId Bytes = Launch.Bytes ? HT.translate(Launch.Bytes) : HT.constant(0);
+  SymId Bytes = Launch.KnownBytes ? HT.constant(*Launch.KnownBytes)
+                : Launch.Bytes    ? HT.translate(Launch.Bytes)
+                                  : HT.constant(0);
   llvm::SmallVector<unsigned, 4> HostAtoms;
   HT.collectAtoms(Bytes, HostAtoms);
   SymEnv NoValues;
@@ -294,8 +306,8 @@ void DynamicSharedBoundsAnalysis::analyzeLaunch(
     Handler.handleProblem(P);
     return;
   }
-  // Sizes the launch cannot get.
-  if (ConstantBytes && *ConstantBytes > DefaultDynamicLimit) {
+  // Sizes the launch cannot get (judged where the launch is).
+  if (ConstantBytes && *ConstantBytes > DefaultDynamicLimit && Launch.Call) {
     const SourceManager &SM = Context.getSourceManager();
     bool Raised = llvm::any_of(Attributes, [&](const SharedSizeAttribute &A) {
       if (A.Kernel != Launch.Kernel ||
@@ -337,8 +349,13 @@ void DynamicSharedBoundsAnalysis::analyzeLaunch(
 
   // Overflow: evaluate the launch's values for each sample of what the host
   // code does not say, and the kernel's reach with them.
-  auto Block =
-      Launch.Block[0] ? blockComponents(Launch.Block[0], HT) : std::nullopt;
+  std::optional<std::array<SymId, 3>> Block;
+  if (Launch.KnownBlock)
+    Block = {HT.constant(Launch.KnownBlock->Dim[0]),
+             HT.constant(Launch.KnownBlock->Dim[1]),
+             HT.constant(Launch.KnownBlock->Dim[2])};
+  else if (Launch.Block[0])
+    Block = blockComponents(Launch.Block[0], HT);
   if (!Block)
     return;
   for (SymId Part : *Block)
@@ -424,6 +441,13 @@ void DynamicSharedBoundsAnalysis::analyzeLaunch(
           }
           LoopCombos *= Values.size();
           Loops.push_back({Atom, std::move(Values)});
+        } else if (!KernelAtoms[Atom].Var &&
+                   llvm::StringRef(KernelAtoms[Atom].Name)
+                       .starts_with("blockIdx")) {
+          // Block 0 is in every launch: what it reaches, the launch
+          // reaches, so an overflow it shows is real (an early `if (i >= n)
+          // return;` with `i = blockIdx.x * blockDim.x + t`).
+          Loops.push_back({Atom, {0}});
         } else if (!Known[Atom]) {
           Computable = false;
           break;

@@ -34,6 +34,7 @@
 #ifndef CUDA_TIDY_ANALYSIS_DYNAMICSHAREDBOUNDS_H
 #define CUDA_TIDY_ANALYSIS_DYNAMICSHAREDBOUNDS_H
 
+#include "analysis/HostValues.h"
 #include "analysis/SharedAccesses.h"
 #include "analysis/ThreadDependence.h"
 #include "llvm/ADT/DenseMap.h"
@@ -43,7 +44,10 @@ namespace clang::cuda_tidy {
 
 /// One kernel launch, in whatever API spelled it.
 struct LaunchSite {
+  /// The launch; null for a launch in another file, known from the launch
+  /// index, whose "file:line" is then Elsewhere (and Caller is null).
   const Expr *Call = nullptr;
+  std::string Elsewhere;
   const FunctionDecl *Kernel = nullptr;
   /// The host function the launch is in.
   const FunctionDecl *Caller = nullptr;
@@ -53,6 +57,11 @@ struct LaunchSite {
   bool BlockUnknown = false;
   /// The byte count; null when the launch passes none.
   const Expr *Bytes = nullptr;
+  /// The byte count and block shape as they reach the launch along its own
+  /// path (HostValues.h), when they are constants there; they take
+  /// precedence over Bytes and Block.
+  std::optional<std::int64_t> KnownBytes;
+  std::optional<BlockShape> KnownBlock;
   /// The kernel's arguments, when the API passes them one by one.
   llvm::SmallVector<const Expr *, 8> Args;
   bool ArgsKnown = false;
@@ -127,6 +136,9 @@ private:
 /// when \p E is none of them or names no kernel defined in the TU.
 std::optional<LaunchSite> readLaunch(const Expr *E, const FunctionDecl *Caller,
                                      ASTContext &Context);
+/// Sets \p Launch's KnownBytes and KnownBlock from \p Values, the values of
+/// its caller's variables.
+void readReachingValues(LaunchSite &Launch, HostValues &Values);
 /// Reads a cudaFuncSetAttribute call that sets the dynamic shared memory
 /// limit of a kernel.
 std::optional<SharedSizeAttribute> readSharedSizeAttribute(const CallExpr *CE);

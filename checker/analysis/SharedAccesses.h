@@ -36,6 +36,10 @@ struct BlockShape {
   std::array<std::int64_t, 3> Dim = {1, 1, 1};
   /// Not read from the program: an assumption.
   bool Assumed = false;
+  /// Where the shape comes from when it is not a launch in the translation
+  /// unit ("from the extents of 's'", "launched in main.cu:12"); empty
+  /// otherwise.
+  std::string Origin = "";
   std::int64_t threads() const { return Dim[0] * Dim[1] * Dim[2]; }
   /// "(x,y,z)", as diagnostics show a shape.
   std::string str() const {

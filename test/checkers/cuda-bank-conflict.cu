@@ -278,3 +278,73 @@ void launchAll(float *f, double *d, float4 *f4, float2 *f2, char *c) {
   poolColumnPadded<<<1, rows, 32 * 33 * sizeof(float)>>>(f);
   throughHelper<<<1, 32>>>(f);
 }
+
+// Guards that mention the block index decide which lanes run, not where they
+// go: the tiled transpose's bounds test and an early return leave the
+// unpadded tile's column access 32-way for every generic size.
+__global__ void transposeBoundsGuarded(float *odata, const float *idata,
+                                       int width, int height) {
+  __shared__ float tile[32][32];
+  int x = blockIdx.x * 32 + threadIdx.x;
+  int y = blockIdx.y * 32 + threadIdx.y;
+  for (int j = 0; j < 32; j += 8)
+    if (x < width && y + j < height)
+      tile[threadIdx.y + j][threadIdx.x] = idata[(y + j) * width + x];
+  __syncthreads();
+  int outX = blockIdx.y * 32 + threadIdx.x;
+  int outY = blockIdx.x * 32 + threadIdx.y;
+  for (int j = 0; j < 32; j += 8)
+    if (outX < height && outY + j < width)
+      odata[(outY + j) * height + outX] = tile[threadIdx.x][threadIdx.y + j];
+  // CHECK-NOTES: :[[@LINE-1]]:43: warning: 32-way bank conflict reading 'tile': consecutive lanes are 32 words apart [cuda-bank-conflict]
+  // CHECK-NOTES: :[[@LINE-2]]:43: note: predicted 32.0 wavefronts per request where 1 would do, with blockDim (32,8,1)
+  // CHECK-NOTES: :[[@LINE-14]]:20: note: 'tile' is declared here; padding each row by one element makes its accesses conflict-free
+}
+
+// The padded twin: silent.
+__global__ void transposeBoundsGuardedPadded(float *odata, const float *idata,
+                                             int width, int height) {
+  __shared__ float tile[32][33];
+  int x = blockIdx.x * 32 + threadIdx.x;
+  int y = blockIdx.y * 32 + threadIdx.y;
+  for (int j = 0; j < 32; j += 8)
+    if (x < width && y + j < height)
+      tile[threadIdx.y + j][threadIdx.x] = idata[(y + j) * width + x];
+  __syncthreads();
+  int outX = blockIdx.y * 32 + threadIdx.x;
+  int outY = blockIdx.x * 32 + threadIdx.y;
+  for (int j = 0; j < 32; j += 8)
+    if (outX < height && outY + j < width)
+      odata[(outY + j) * height + outX] = tile[threadIdx.x][threadIdx.y + j];
+}
+
+__global__ void earlyReturnColumn(float *out, int n) {
+  __shared__ float s[32][32];
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  s[threadIdx.x][0] = out[i];
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: 32-way bank conflict writing 's': consecutive lanes are 32 words apart [cuda-bank-conflict]
+  // CHECK-NOTES: :[[@LINE-2]]:3: note: predicted 32.0 wavefronts per request where 1 would do, with blockDim (32,1,1)
+  // CHECK-NOTES: :[[@LINE-7]]:20: note: 's' is declared here; padding each row by one element makes its accesses conflict-free
+  __syncthreads();
+  out[i] = s[0][threadIdx.x];
+}
+
+// The row-wise twin: silent.
+__global__ void earlyReturnRow(float *out, int n) {
+  __shared__ float s[32][32];
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  s[0][threadIdx.x] = out[i];
+  __syncthreads();
+  out[i] = s[threadIdx.x][threadIdx.x];
+}
+
+void launchGuarded(float *o, const float *in, int w, int h) {
+  transposeBoundsGuarded<<<dim3(w / 32, h / 32), dim3(32, 8)>>>(o, in, w, h);
+  transposeBoundsGuardedPadded<<<dim3(w / 32, h / 32), dim3(32, 8)>>>(o, in, w, h);
+  earlyReturnColumn<<<4, 32>>>(o, w);
+  earlyReturnRow<<<4, 32>>>(o, w);
+}

@@ -179,3 +179,24 @@ void launchApis(float *f) {
   // CHECK-NOTES: :[[@LINE-169]]:3: note: thread (63,0,0) of a (64,1,1) block accesses bytes 252 to 255 of the pool here
                               32 * sizeof(float), 0);
 }
+
+// An early exit on the global index: block 0 runs all 128 threads when
+// n = 192, and writes 512 bytes into a 256-byte pool. The twin with room for
+// 128 ints is silent.
+__global__ void stageEarlyExit(const int *in, int *out, int n) {
+  extern __shared__ int prefix[];
+  int t = threadIdx.x;
+  int i = blockIdx.x * blockDim.x + t;
+  if (i >= n)
+    return;
+  prefix[t] = in[i];
+  __syncthreads();
+  out[i] = prefix[(t + 1) % blockDim.x];
+}
+
+void launchEarlyExit(const int *in, int *out) {
+  stageEarlyExit<<<2, 128, 64 * sizeof(int)>>>(in, out, 192);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: launch of 'stageEarlyExit' passes 256 bytes of dynamic shared memory, but 'stageEarlyExit' reaches 512 bytes of it [cuda-dynamic-shared-bounds]
+  // CHECK-NOTES: :[[@LINE-8]]:3: note: thread (127,0,0) of a (128,1,1) block accesses bytes 508 to 511 of the pool here
+  stageEarlyExit<<<2, 128, 128 * sizeof(int)>>>(in, out, 192);
+}

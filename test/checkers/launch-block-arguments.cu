@@ -81,3 +81,60 @@ void launchUnchanged(float *out, const float *in) {
   const dim3 &view = threads;
   transposeUnchanged<<<1, view>>>(out, in);
 }
+
+// Shapes the host code computes: an array of extents never changed after its
+// initialiser, a copy, and the value that reaches each launch along its own
+// path. With 128 threads the halves of 's' never meet; with 256 they race.
+#define HALF 128
+
+__global__ void halvesFromArray(float *a) {
+  __shared__ float s[512];
+  s[threadIdx.x] = a[threadIdx.x];
+  a[threadIdx.x] = s[threadIdx.x + HALF];
+}
+
+__global__ void halvesFromArrayTwice(float *a) {
+  __shared__ float s[512];
+  s[threadIdx.x] = a[threadIdx.x];
+  a[threadIdx.x] = s[threadIdx.x + HALF];
+  // CHECK-NOTES: :[[@LINE-1]]:20: warning: read after write race on shared 's': no barrier orders this read after another thread's write [cuda-shared-memory-race]
+  // CHECK-NOTES: :[[@LINE-3]]:3: note: the other thread's write is here
+  // CHECK-NOTES: :[[@LINE-3]]:20: note: for example, thread (128,0,0) writes 's[128]' and thread (0,0,0) reads it, with blockDim (256,1,1)
+  // CHECK-NOTES: :[[@LINE-4]]:3: note: a barrier is missing before this statement
+}
+
+void launchFromArrays(float *a) {
+  size_t work[3] = {HALF, 1, 1};
+  dim3 block(work[0], work[1], work[2]);
+  halvesFromArray<<<1, block>>>(a);
+  size_t twice[3] = {2 * HALF, 1, 1};
+  const size_t copy = twice[0];
+  unsigned threads = copy;
+  halvesFromArrayTwice<<<1, threads>>>(a);
+}
+
+// Each branch's launch gets the block shape and byte count that reach it:
+// the zero-flux launch passes 128 threads and 512 bytes, the other 256
+// threads and 512 bytes, which 'pool[threadIdx.x]' overruns.
+__global__ void fluxPool(float *a) {
+  extern __shared__ float pool[];
+  pool[threadIdx.x] = a[threadIdx.x];
+  __syncthreads();
+  a[threadIdx.x] = pool[threadIdx.x];
+}
+
+void launchFlux(float *a, bool zeroflux) {
+  size_t bytes;
+  unsigned threads = 64;
+  if (zeroflux) {
+    bytes = HALF * sizeof(float);
+    threads = HALF;
+    fluxPool<<<1, threads, bytes>>>(a);
+  } else {
+    bytes = 2 * HALF;
+    threads = 2 * HALF;
+    fluxPool<<<1, threads, 2 * bytes>>>(a);
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: launch of 'fluxPool' passes 512 bytes of dynamic shared memory, but 'fluxPool' reaches 1024 bytes of it [cuda-dynamic-shared-bounds]
+    // CHECK-NOTES: :[[@LINE-17]]:3: note: thread (255,0,0) of a (256,1,1) block accesses bytes 1020 to 1023 of the pool here
+  }
+}

@@ -21,7 +21,8 @@
 // cuda-* checks run (Config.h).
 //
 // For CI: a compile database made for nvcc (`-p DIR`) is rewritten into
-// Clang's spelling first (NvccDatabase.h). With no files, `-p DIR` analyses
+// Clang's spelling first (NvccDatabase.h), and the launches of its files are
+// collected before the run (LaunchIndex.h). With no files, `-p DIR` analyses
 // every CUDA file of the database, on `-j N` workers; `--sarif=FILE` also
 // writes the findings as SARIF 2.1.0, `--diff=FILE` keeps those on changed
 // lines, `--baseline=FILE` drops known ones and `--write-baseline=FILE`
@@ -33,6 +34,7 @@
 
 #include "Config.h"
 #include "Gate.h"
+#include "LaunchIndex.h"
 #include "LegacyCuda.h"
 #include "NvccDatabase.h"
 #include "llvm/ADT/STLExtras.h"
@@ -325,6 +327,10 @@ int main(int Argc, const char **Argv) {
 
   cuda_tidy::SplitCommand Split =
       cuda_tidy::splitCommand(ArrayRef<std::string>(Args).drop_front());
+  // Every launch in the database first, so that each kernel is analysed
+  // with the shapes it is launched with in any file (LaunchIndex.h).
+  cuda_tidy::LaunchIndex Launches(
+      Args, Help ? "" : Split.DatabaseDir.value_or(""), Split.Files);
   bool UseGate = Gate.Sarif || Gate.Baseline || Gate.WriteBaseline ||
                  Gate.Diff || *Jobs ||
                  (Split.DatabaseDir && Split.Files.empty() && !Help);

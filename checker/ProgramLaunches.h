@@ -1,0 +1,92 @@
+//===--- ProgramLaunches.h - Launches seen across a program -----*- C++ -*-===//
+//
+// A kernel is often launched from another file than the one that defines
+// it; clang-tidy sees one translation unit at a time, so the launch's block
+// shape and byte count are not there when the kernel is analysed. A launch
+// index carries them over:
+//
+//  - the pre-pass: with the WriteLaunchIndex option (a directory) a check
+//    analyses nothing and writes the launches of its translation unit, one
+//    JSON file per unit: for each `<<<...>>>` launch, the kernel's USR (the
+//    same in every translation unit and in the host and device passes, and
+//    distinct for each template instance), its name, the launch's file and
+//    line, and its block shape and byte count when they are constants along
+//    the launch's path (HostValues.h);
+//  - the real run: with the LaunchIndex option (that directory) the checks
+//    read every file there once per process and analyse each kernel defined
+//    in the unit with the shapes of its launches in other files too, naming
+//    the file in the note.
+//
+// Both options are read local or global (`LaunchIndex: dir` serves every
+// check); by default they come from the environment variables
+// CUDA_TIDY_LAUNCH_INDEX and CUDA_TIDY_WRITE_LAUNCH_INDEX, which is how the
+// cuda-tidy command passes them without overriding the user's configuration.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CUDA_TIDY_PROGRAMLAUNCHES_H
+#define CUDA_TIDY_PROGRAMLAUNCHES_H
+
+#include "analysis/SharedAccesses.h"
+#include "llvm/ADT/StringMap.h"
+#include <clang-tidy/ClangTidyCheck.h>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace clang::tidy::cuda_tidy {
+
+/// One launch as the index records it.
+struct IndexedLaunch {
+  std::string Kernel; // The kernel's USR.
+  std::string Name;   // The kernel's name, for people.
+  std::string File;
+  unsigned Line = 0;
+  /// None: not a constant at the launch.
+  std::optional<clang::cuda_tidy::BlockShape> Block;
+  std::optional<std::int64_t> Bytes;
+
+  /// "main.cu:12", as notes name the launch.
+  std::string where() const;
+};
+
+/// The USR that identifies \p Kernel in the index.
+std::string kernelKey(const FunctionDecl *Kernel);
+
+class ProgramLaunches {
+public:
+  /// The index in directory \p Dir, read once per process; null when there
+  /// is none or it cannot be read.
+  static const ProgramLaunches *load(llvm::StringRef Dir);
+  /// Writes \p Launches, seen in the unit whose main file is \p MainFile, to
+  /// a new file in \p Dir; false on failure.
+  static bool write(llvm::StringRef Dir, llvm::StringRef MainFile,
+                    llvm::ArrayRef<IndexedLaunch> Launches);
+
+  /// The launches of the kernel with USR \p Key in files other than
+  /// \p MainFile (a canonical path, as FileManager gives it).
+  std::vector<const IndexedLaunch *> launchesOf(llvm::StringRef Key,
+                                                llvm::StringRef MainFile) const;
+
+private:
+  llvm::StringMap<std::vector<IndexedLaunch>> ByKernel;
+};
+
+/// The LaunchIndex and WriteLaunchIndex options of a check.
+class LaunchIndexOptions {
+public:
+  explicit LaunchIndexOptions(ClangTidyCheck::OptionsView &Options);
+  void store(ClangTidyCheck::OptionsView &Options,
+             ClangTidyOptions::OptionMap &Opts) const;
+  /// The index to read; null when none is configured or readable.
+  const ProgramLaunches *index() const;
+  /// The directory the pre-pass writes to; empty in a real run.
+  llvm::StringRef writeDir() const { return WriteDir; }
+
+private:
+  std::string ReadDir, WriteDir;
+};
+
+} // namespace clang::tidy::cuda_tidy
+
+#endif // CUDA_TIDY_PROGRAMLAUNCHES_H

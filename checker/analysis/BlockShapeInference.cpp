@@ -1,0 +1,310 @@
+//===--- BlockShapeInference.cpp - A kernel's shape from its code ---------===//
+//
+// See BlockShapeInference.h for the design.
+//
+//===----------------------------------------------------------------------===//
+
+#include "analysis/BlockShapeInference.h"
+#include "analysis/CudaModel.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/ADT/STLExtras.h"
+#include <set>
+
+namespace clang::cuda_tidy {
+
+namespace {
+
+constexpr std::int64_t MaxThreads = 1024;
+/// Thread evaluations one kernel's inference may spend.
+constexpr std::uint64_t EvaluationBudget = 4'000'000;
+
+/// `assert(blockDim.x == 16)`: the extents the kernel asserts.
+class AssertedExtents : public RecursiveASTVisitor<AssertedExtents> {
+public:
+  explicit AssertedExtents(ASTContext &Context) : Context(Context) {}
+  std::optional<std::int64_t> Dim[3];
+  std::string Spelling;
+
+  bool VisitBinaryOperator(BinaryOperator *BO) {
+    if (BO->getOpcode() != BO_EQ || !BO->getBeginLoc().isMacroID())
+      return true;
+    const SourceManager &SM = Context.getSourceManager();
+    if (Lexer::getImmediateMacroName(BO->getBeginLoc(), SM,
+                                     Context.getLangOpts()) != "assert")
+      return true;
+    for (auto [Side, Other] : {std::pair(BO->getLHS(), BO->getRHS()),
+                               std::pair(BO->getRHS(), BO->getLHS())}) {
+      std::string Component;
+      auto Kind = getBuiltinIndexRef(Side->IgnoreParenImpCasts(), &Component);
+      Expr::EvalResult Value;
+      // Component is spelled "blockDim.x".
+      if (Kind != BuiltinIndexKind::BlockDim || Component.empty() ||
+          Other->isValueDependent() || !Other->EvaluateAsInt(Value, Context))
+        continue;
+      unsigned D = Component.back() - 'x';
+      if (D > 2)
+        continue;
+      Dim[D] = Value.Val.getInt().getExtValue();
+      if (Spelling.empty())
+        Spelling =
+            Lexer::getSourceText(CharSourceRange::getTokenRange(
+                                     SM.getSpellingLoc(BO->getBeginLoc()),
+                                     SM.getSpellingLoc(BO->getEndLoc())),
+                                 SM, Context.getLangOpts())
+                .str();
+    }
+    return true;
+  }
+
+private:
+  ASTContext &Context;
+};
+
+class ExtentSearch {
+public:
+  ExtentSearch(SharedAccessCollector &Col) : Col(Col), Sym(Col.symbols()) {
+    for (const SharedAccess &A : Col.accesses())
+      if (usable(A))
+        Usable.push_back(&A);
+  }
+
+  /// Whether every usable access stays inside its array (and row) for
+  /// every thread of \p Shape; none when out of budget.
+  std::optional<bool> fits(const BlockShape &Shape) {
+    for (const SharedAccess *A : Usable) {
+      auto Fits = fits(*A, Shape);
+      if (!Fits || !*Fits)
+        return Fits;
+    }
+    return true;
+  }
+
+  /// The variables whose accesses decided a bound.
+  std::set<std::string> Limiting;
+  bool empty() const { return Usable.empty(); }
+  /// The usable accesses' arrays' dimensions: extents worth trying.
+  std::set<std::int64_t> arrayExtents() const {
+    std::set<std::int64_t> Extents;
+    for (const SharedAccess *A : Usable) {
+      QualType T = A->Var->getType();
+      while (const auto *AT = Col.context().getAsConstantArrayType(T)) {
+        Extents.insert(AT->getSize().getSExtValue());
+        T = AT->getElementType();
+      }
+    }
+    return Extents;
+  }
+  /// Which accesses fail at \p Shape, by variable name.
+  void noteLimiting(const BlockShape &Shape) {
+    for (const SharedAccess *A : Usable) {
+      auto Fits = fits(*A, Shape);
+      if (Fits && !*Fits)
+        Limiting.insert(A->Var->getName().str());
+    }
+  }
+
+private:
+  bool usable(const SharedAccess &A) const {
+    if (!A.Var || A.isDynamic() || A.UnknownGuard || Sym.isUnknown(A.Offset) ||
+        !Sym.usesThread(A.Offset) || Col.sizeOf(A.Var) <= 0)
+      return false;
+    llvm::SmallVector<unsigned, 4> Atoms;
+    Sym.collectAtoms(A.Offset, Atoms);
+    for (const auto &Guard : A.Guards)
+      Sym.collectAtoms(Guard.first, Atoms);
+    if (A.Row >= 0)
+      Sym.collectAtoms(A.Row, Atoms);
+    return llvm::all_of(Atoms, [&](unsigned Atom) {
+      return Sym.atoms()[Atom].isLoopCounter();
+    });
+  }
+
+  std::optional<bool> fits(const SharedAccess &A, const BlockShape &Shape) {
+    llvm::SmallVector<unsigned, 4> Atoms;
+    Sym.collectAtoms(A.Offset, Atoms);
+    for (const auto &Guard : A.Guards)
+      Sym.collectAtoms(Guard.first, Atoms);
+    if (A.Row >= 0)
+      Sym.collectAtoms(A.Row, Atoms);
+    std::sort(Atoms.begin(), Atoms.end());
+    Atoms.erase(std::unique(Atoms.begin(), Atoms.end()), Atoms.end());
+    std::vector<std::int64_t> Values(Sym.atoms().size(), 0);
+    SymEnv DimsOnly = SharedAccessCollector::envFor(0, Shape, Values.data());
+    std::vector<std::vector<std::int64_t>> Loops;
+    std::uint64_t Combos = 1;
+    for (unsigned Atom : Atoms) {
+      Loops.push_back(Sym.loopValues(Atom, DimsOnly));
+      Combos *= std::max<std::size_t>(1, Loops.back().size());
+      if (Loops.back().empty() || Combos > 256)
+        return true; // Not judged: it does not constrain the shape.
+    }
+    const std::int64_t Size = Col.sizeOf(A.Var);
+    const std::int64_t Rows = A.RowBytes > 0 ? Size / A.RowBytes : 0;
+    for (std::uint64_t Combo = 0; Combo < Combos; ++Combo) {
+      std::uint64_t Rest = Combo;
+      for (unsigned I = 0; I < Atoms.size(); ++I) {
+        Values[Atoms[I]] = Loops[I][Rest % Loops[I].size()];
+        Rest /= Loops[I].size();
+      }
+      if (Budget < std::uint64_t(Shape.threads()))
+        return std::nullopt;
+      Budget -= Shape.threads();
+      for (std::int64_t T = 0; T < Shape.threads(); ++T) {
+        SymEnv Env = SharedAccessCollector::envFor(T, Shape, Values.data());
+        bool Runs = true;
+        for (const auto &[Guard, Polarity] : A.Guards) {
+          auto V = Sym.evaluate(Guard, Env);
+          if (!V)
+            return true;
+          Runs &= (*V != 0) == Polarity;
+        }
+        if (!Runs)
+          continue;
+        auto Offset = Sym.evaluate(A.Offset, Env);
+        if (!Offset)
+          return true;
+        if (*Offset < 0 || *Offset + A.Width > Size)
+          return false;
+        if (A.Row >= 0) {
+          auto Row = Sym.evaluate(A.Row, Env);
+          auto Within = Sym.evaluate(A.WithinRow, Env);
+          if (!Row || !Within)
+            return true;
+          if (*Row < 0 || *Row >= Rows || *Within < 0 ||
+              *Within + A.Width > A.RowBytes)
+            return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  SharedAccessCollector &Col;
+  SymbolicTranslator &Sym;
+  std::vector<const SharedAccess *> Usable;
+  std::uint64_t Budget = EvaluationBudget;
+};
+
+std::string joinNames(const std::set<std::string> &Names) {
+  std::string Text;
+  for (const std::string &Name : Names)
+    Text += (Text.empty() ? "'" : ", '") + Name + "'";
+  return Text;
+}
+
+} // namespace
+
+llvm::SmallVector<BlockShape, 3>
+inferBlockShapes(SharedAccessCollector &Col, const AssumedShapes &Assumed) {
+  ASTContext &Context = Col.context();
+  const FunctionDecl *Kernel = Col.dependence().getFunction();
+  const unsigned Highest = Col.symbols().highestThreadDimension();
+
+  AssertedExtents Asserted(Context);
+  Asserted.TraverseStmt(const_cast<Stmt *>(Kernel->getBody()));
+  std::int64_t Limit = MaxThreads;
+  if (const auto *Attr = Kernel->getAttr<CUDALaunchBoundsAttr>()) {
+    Expr::EvalResult Max;
+    if (Attr->getMaxThreads() && !Attr->getMaxThreads()->isValueDependent() &&
+        Attr->getMaxThreads()->EvaluateAsInt(Max, Context) &&
+        Max.Val.getInt().getExtValue() > 0)
+      Limit = std::min(Limit, Max.Val.getInt().getExtValue());
+  }
+  std::optional<std::int64_t> Fixed[3];
+  for (unsigned D = 0; D < 3; ++D)
+    if (Asserted.Dim[D] && *Asserted.Dim[D] > 0)
+      Fixed[D] = *Asserted.Dim[D];
+
+  // Each dimension's largest extent alone, the others at their asserted
+  // extents, else 1.
+  ExtentSearch Search(Col);
+  std::optional<std::int64_t> Bound[3];
+  if (!Search.empty()) {
+    std::set<std::int64_t> Tried = Search.arrayExtents();
+    for (std::int64_t P = 2; P <= MaxThreads; P *= 2)
+      Tried.insert(P);
+    for (unsigned D = 0; D <= Highest; ++D) {
+      if (Fixed[D])
+        continue;
+      BlockShape Trial;
+      for (unsigned O = 0; O < 3; ++O)
+        Trial.Dim[O] = Fixed[O].value_or(1);
+      Trial.Dim[D] = Limit;
+      auto Unbounded = Search.fits(Trial);
+      if (!Unbounded)
+        return {};
+      if (*Unbounded)
+        continue;
+      Search.noteLimiting(Trial);
+      for (auto It = Tried.rbegin(); It != Tried.rend(); ++It) {
+        if (*It >= Limit)
+          continue;
+        Trial.Dim[D] = *It;
+        auto Fits = Search.fits(Trial);
+        if (!Fits)
+          return {};
+        if (*Fits) {
+          Bound[D] = *It;
+          break;
+        }
+      }
+    }
+  }
+
+  llvm::SmallVector<BlockShape, 3> Shapes;
+  bool Changed = false;
+  for (const BlockShape &Guess : Assumed[Highest]) {
+    BlockShape Shape = Guess;
+    bool FromExtents = false, FromAssert = false;
+    for (unsigned D = 0; D < 3; ++D) {
+      if (Fixed[D]) {
+        FromAssert = true;
+        Shape.Dim[D] = *Fixed[D];
+      } else if (Bound[D] && *Bound[D] < Shape.Dim[D]) {
+        Shape.Dim[D] = *Bound[D];
+        FromExtents = true;
+      }
+    }
+    // Together: shrink the largest free dimension until everything fits.
+    for (unsigned Step = 0; Step < 24; ++Step) {
+      std::optional<bool> Fits = Shape.threads() > Limit
+                                     ? std::optional<bool>(false)
+                                     : Search.fits(Shape);
+      if (!Fits)
+        return {};
+      if (*Fits)
+        break;
+      int Largest = -1;
+      for (unsigned D = 0; D < 3; ++D)
+        if (!Fixed[D] && Shape.Dim[D] > 1 &&
+            (Largest < 0 || Shape.Dim[D] > Shape.Dim[Largest]))
+          Largest = D;
+      if (Largest < 0)
+        break;
+      Shape.Dim[Largest] /= 2;
+      FromExtents = true;
+    }
+    if (Shape.threads() > Limit)
+      continue;
+    std::string Origin;
+    if (FromAssert)
+      Origin = "from 'assert(" + Asserted.Spelling + ")'";
+    if (FromExtents)
+      Origin +=
+          (Origin.empty() ? "from the extents of " : " and the extents of ") +
+          joinNames(Search.Limiting);
+    Shape.Origin = Origin;
+    Changed |= !Origin.empty();
+    if (llvm::none_of(Shapes, [&](const BlockShape &Other) {
+          return Other.Dim == Shape.Dim;
+        }))
+      Shapes.push_back(Shape);
+  }
+  if (!Changed)
+    return {};
+  return Shapes;
+}
+
+} // namespace clang::cuda_tidy

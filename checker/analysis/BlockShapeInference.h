@@ -1,0 +1,46 @@
+//===--- BlockShapeInference.h - A kernel's shape from its code -*- C++ -*-===//
+//
+// The block shape a kernel's own code says it is written for, used when no
+// launch in the analysed code says which shape it runs with (a kernel
+// launched from another file, or through a shape the host code computes).
+//
+// A fixed guess such as (256,1,1) or (16,16,1) invents defects: it puts
+// `y[8 * threadIdx.x]` of a `float y[1024]` past the array's end, or runs
+// `s[threadIdx.x][threadIdx.y + 8 * k]` of a `float s[16][8 * 10 + 1]` into
+// the next row. The author's code says which shapes are meant:
+//  - `assert(blockDim.x == 16)`: that extent, exactly;
+//  - `__launch_bounds__(N)`: at most N threads;
+//  - in-bounds indexing of the kernel's fixed-size shared arrays: the largest
+//    extent of each dimension that keeps every access whose index depends on
+//    that dimension (through thread ids and listable loop counters only)
+//    inside its array and, for a declared array of rows, inside its row.
+//    Extents tried are powers of two and the arrays' own dimensions; each
+//    dimension is searched alone.
+// Each assumed shape (the check's AssumedBlockSize options) is then cut
+// down to those extents, asserted extents replace the assumed ones, and the
+// combination is shrunk (largest dimension first) until every access fits
+// together and __launch_bounds__ holds. An assumption the code does not
+// contradict is kept as it is, so the options keep their meaning.
+//
+// The results are still assumptions, not launches: they are marked Assumed
+// and their Origin says what they were read from, so that every note shows
+// the shape and why.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CUDA_TIDY_ANALYSIS_BLOCKSHAPEINFERENCE_H
+#define CUDA_TIDY_ANALYSIS_BLOCKSHAPEINFERENCE_H
+
+#include "analysis/SharedAccesses.h"
+
+namespace clang::cuda_tidy {
+
+/// The assumed shapes for \p Col's kernel, corrected by what its code says
+/// (with their Origin set); empty when its code contradicts none of
+/// \p Assumed, which then stand as they are.
+llvm::SmallVector<BlockShape, 3> inferBlockShapes(SharedAccessCollector &Col,
+                                                  const AssumedShapes &Assumed);
+
+} // namespace clang::cuda_tidy
+
+#endif // CUDA_TIDY_ANALYSIS_BLOCKSHAPEINFERENCE_H

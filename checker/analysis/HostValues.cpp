@@ -1,0 +1,319 @@
+//===--- HostValues.cpp - Host values that reach a launch -----------------===//
+//
+// See HostValues.h for the design.
+//
+//===----------------------------------------------------------------------===//
+
+#include "analysis/HostValues.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMap.h"
+#include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
+#include "clang/Analysis/Analyses/PostOrderCFGView.h"
+#include "clang/Analysis/FlowSensitive/DataflowWorklist.h"
+
+namespace clang::cuda_tidy {
+
+namespace {
+
+/// More definitions of one variable than this and the variable is not
+/// followed: one bit each in a 64-bit set.
+constexpr unsigned MaxDefinitions = 64;
+/// How deep values are followed through other variables.
+constexpr unsigned MaxDepth = 6;
+
+const VarDecl *referencedVar(const Expr *E) {
+  const auto *Ref =
+      dyn_cast_or_null<DeclRefExpr>(E ? E->IgnoreParenImpCasts() : nullptr);
+  return Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+}
+
+/// How element \p S changes \p Var: not at all (false), or a definition
+/// whose value is \p Value (null when not readable).
+bool defines(const Stmt *S, const VarDecl *Var, const Expr *&Value) {
+  Value = nullptr;
+  if (const auto *DS = dyn_cast<DeclStmt>(S)) {
+    for (const Decl *D : DS->decls())
+      if (D == Var) {
+        Value = Var->getInit();
+        return true;
+      }
+    return false;
+  }
+  if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
+    if (!BO->isAssignmentOp())
+      return false;
+    const Expr *LHS = BO->getLHS()->IgnoreParenImpCasts();
+    if (referencedVar(LHS) == Var) {
+      if (BO->getOpcode() == BO_Assign)
+        Value = BO->getRHS();
+      return true;
+    }
+    // `v.x = 32` or `v[0] = 32`: changed, in a way not followed.
+    while (true) {
+      if (const auto *ME = dyn_cast<MemberExpr>(LHS))
+        LHS = ME->getBase()->IgnoreParenImpCasts();
+      else if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(LHS))
+        LHS = ASE->getBase()->IgnoreParenImpCasts();
+      else
+        break;
+    }
+    return referencedVar(LHS) == Var;
+  }
+  if (const auto *UO = dyn_cast<UnaryOperator>(S))
+    return (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf) &&
+           referencedVar(UO->getSubExpr()) == Var;
+  if (const auto *OCE = dyn_cast<CXXOperatorCallExpr>(S)) {
+    if (OCE->getNumArgs() >= 1 && OCE->isAssignmentOp() &&
+        referencedVar(OCE->getArg(0)) == Var) {
+      if (OCE->getOperator() == OO_Equal && OCE->getNumArgs() == 2)
+        Value = OCE->getArg(1);
+      return true;
+    }
+  }
+  if (const auto *MCE = dyn_cast<CXXMemberCallExpr>(S)) {
+    const CXXMethodDecl *Method = MCE->getMethodDecl();
+    if (referencedVar(MCE->getImplicitObjectArgument()) == Var && Method &&
+        !Method->isConst())
+      return true;
+  }
+  if (const auto *CE = dyn_cast<CallExpr>(S)) {
+    // Passed by non-const reference: the callee may change it.
+    const FunctionDecl *Callee = CE->getDirectCallee();
+    for (unsigned I = 0; I < CE->getNumArgs(); ++I) {
+      if (referencedVar(CE->getArg(I)) != Var)
+        continue;
+      if (!Callee || I >= Callee->getNumParams())
+        return !isa<CUDAKernelCallExpr>(CE);
+      QualType Param = Callee->getParamDecl(I)->getType();
+      if (Param->isReferenceType() &&
+          !Param->getPointeeType().isConstQualified())
+        return true;
+    }
+  }
+  return false;
+}
+
+} // namespace
+
+HostValues::HostValues(const FunctionDecl *Function, ASTContext &Context)
+    : Function(Function), Context(Context) {
+  Stmt *Body = Function ? Function->getBody() : nullptr;
+  if (!Body)
+    return;
+  CFG::BuildOptions Options;
+  Graph = CFG::buildCFG(Function, Body, &Context, Options);
+  Parents = std::make_unique<ParentMap>(Body);
+  if (!Graph)
+    return;
+  for (const CFGBlock *B : *Graph) {
+    unsigned Index = 0;
+    for (const CFGElement &E : *B) {
+      if (auto S = E.getAs<CFGStmt>())
+        Where.try_emplace(S->getStmt(), B, Index);
+      ++Index;
+    }
+  }
+}
+
+HostValues::~HostValues() = default;
+
+const Stmt *HostValues::elementOf(const Stmt *S) {
+  for (unsigned Depth = 0; S && Depth < 64; ++Depth) {
+    if (Where.count(S))
+      return S;
+    S = Parents->getParent(S);
+  }
+  return nullptr;
+}
+
+std::optional<llvm::SmallVector<HostValues::Definition, 2>>
+HostValues::reaching(const VarDecl *Var, const Stmt *At) {
+  const Stmt *Element = elementOf(At);
+  if (!Graph || !Element)
+    return std::nullopt;
+  // Every definition of Var, numbered.
+  llvm::SmallVector<Definition, 8> Defs;
+  llvm::DenseMap<const Stmt *, unsigned> DefIndex;
+  for (const CFGBlock *B : *Graph)
+    for (const CFGElement &E : *B)
+      if (auto S = E.getAs<CFGStmt>()) {
+        const Expr *Value;
+        if (!defines(S->getStmt(), Var, Value))
+          continue;
+        if (Defs.size() == MaxDefinitions)
+          return std::nullopt;
+        DefIndex[S->getStmt()] = Defs.size();
+        Defs.push_back({S->getStmt(), Value});
+      }
+  // The last definition in a block kills the others; a block with none
+  // passes on what reaches it.
+  auto Transfer = [&](const CFGBlock *B, std::uint64_t In,
+                      unsigned Until) -> std::uint64_t {
+    unsigned Index = 0;
+    for (const CFGElement &E : *B) {
+      if (Index++ == Until)
+        break;
+      if (auto S = E.getAs<CFGStmt>()) {
+        auto It = DefIndex.find(S->getStmt());
+        if (It != DefIndex.end())
+          In = std::uint64_t(1) << It->second;
+      }
+    }
+    return In;
+  };
+  llvm::DenseMap<const CFGBlock *, std::uint64_t> Out;
+  PostOrderCFGView Order(Graph.get());
+  ForwardDataflowWorklist Worklist(*Graph, &Order);
+  Worklist.enqueueBlock(&Graph->getEntry());
+  auto InOf = [&](const CFGBlock *B) {
+    std::uint64_t In = 0;
+    for (const CFGBlock *Pred : B->preds())
+      if (Pred)
+        In |= Out.lookup(Pred);
+    return In;
+  };
+  while (const CFGBlock *B = Worklist.dequeue()) {
+    std::uint64_t New = Transfer(B, InOf(B), ~0u);
+    auto [It, Inserted] = Out.try_emplace(B, New);
+    if (!Inserted && It->second == New)
+      continue;
+    It->second = New;
+    Worklist.enqueueSuccessors(B);
+  }
+  auto [Block, Index] = Where.lookup(Element);
+  std::uint64_t Reach = Transfer(Block, InOf(Block), Index);
+  llvm::SmallVector<Definition, 2> Result;
+  for (unsigned I = 0; I < Defs.size(); ++I)
+    if (Reach & (std::uint64_t(1) << I))
+      Result.push_back(Defs[I]);
+  return Result;
+}
+
+const Expr *HostValues::reachingValue(const VarDecl *Var, const Stmt *At) {
+  auto Defs = reaching(Var, At);
+  if (!Defs || Defs->size() != 1)
+    return nullptr;
+  return Defs->front().Value;
+}
+
+std::optional<std::int64_t> HostValues::evaluate(const Expr *E,
+                                                 const Stmt *At) {
+  return evaluate(E, At, 0);
+}
+
+std::optional<std::int64_t> HostValues::evaluate(const Expr *E, const Stmt *At,
+                                                 unsigned Depth) {
+  if (!E || Depth > MaxDepth || E->isValueDependent())
+    return std::nullopt;
+  E = E->IgnoreParenImpCasts();
+  if (const auto *Default = dyn_cast<CXXDefaultArgExpr>(E))
+    return evaluate(Default->getExpr(), At, Depth + 1);
+  Expr::EvalResult Folded;
+  if (E->getType()->isIntegralOrEnumerationType() &&
+      E->EvaluateAsInt(Folded, Context))
+    return Folded.Val.getInt().getExtValue();
+  if (const VarDecl *Var = referencedVar(E)) {
+    if (isa<ParmVarDecl>(Var))
+      return std::nullopt;
+    if (!Var->hasLocalStorage())
+      return Var->getInit() ? evaluate(Var->getInit(), At, Depth + 1)
+                            : std::nullopt;
+    auto Defs = reaching(Var, At);
+    if (!Defs || Defs->empty())
+      return std::nullopt;
+    std::optional<std::int64_t> Value;
+    for (const Definition &D : *Defs) {
+      auto Here =
+          D.Value ? evaluate(D.Value, D.Element, Depth + 1) : std::nullopt;
+      if (!Here || (Value && *Value != *Here))
+        return std::nullopt;
+      Value = Here;
+    }
+    return Value;
+  }
+  if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(E)) {
+    // `work[0]` of `size_t work[3] = {BLOCK, 1, 1}`, never changed.
+    const VarDecl *Array = referencedVar(ASE->getBase());
+    auto Index = evaluate(ASE->getIdx(), At, Depth + 1);
+    if (!Array || !Index || isa<ParmVarDecl>(Array) || !Array->getInit())
+      return std::nullopt;
+    const auto *Init =
+        dyn_cast<InitListExpr>(Array->getInit()->IgnoreParenImpCasts());
+    if (!Init || *Index < 0)
+      return std::nullopt;
+    if (Array->hasLocalStorage() &&
+        ExprMutationAnalyzer(*Function->getBody(), Context).isMutated(Array))
+      return std::nullopt;
+    if (static_cast<std::uint64_t>(*Index) >= Init->getNumInits())
+      return Init->hasArrayFiller()
+                 ? evaluate(Init->getArrayFiller(), At, Depth + 1)
+                 : std::nullopt;
+    return evaluate(Init->getInit(*Index), At, Depth + 1);
+  }
+  if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+    auto L = evaluate(BO->getLHS(), At, Depth + 1);
+    auto R = L ? evaluate(BO->getRHS(), At, Depth + 1) : std::nullopt;
+    if (!R)
+      return std::nullopt;
+    switch (BO->getOpcode()) {
+    case BO_Add:
+      return *L + *R;
+    case BO_Sub:
+      return *L - *R;
+    case BO_Mul:
+      return *L * *R;
+    case BO_Div:
+      return *R ? std::optional<std::int64_t>(*L / *R) : std::nullopt;
+    case BO_Rem:
+      return *R ? std::optional<std::int64_t>(*L % *R) : std::nullopt;
+    default:
+      return std::nullopt;
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<BlockShape> HostValues::blockShape(const Expr *Block,
+                                                 const Stmt *At) {
+  return blockShape(Block, At, 0);
+}
+
+std::optional<BlockShape>
+HostValues::blockShape(const Expr *Block, const Stmt *At, unsigned Depth) {
+  if (Depth > MaxDepth)
+    return std::nullopt;
+  // A dim3 variable stands for the value that reaches the launch; each
+  // component is then evaluated where that value was made.
+  const Stmt *Point = At;
+  auto Parts = blockArgumentComponents(Block, [&](const VarDecl *Var) {
+    if (!Var->hasLocalStorage())
+      return true;
+    auto Defs = reaching(Var, Point);
+    if (!Defs || Defs->size() != 1 || Defs->front().Value != Var->getInit())
+      return false;
+    Point = Defs->front().Element;
+    return true;
+  });
+  if (!Parts) {
+    // `b = dim3(32, 8)` reaching the launch: follow the assignment.
+    const VarDecl *Var = referencedVar(Block);
+    if (!Var || !Var->hasLocalStorage() || isa<ParmVarDecl>(Var))
+      return std::nullopt;
+    auto Defs = reaching(Var, At);
+    if (!Defs || Defs->size() != 1 || !Defs->front().Value)
+      return std::nullopt;
+    return blockShape(Defs->front().Value, Defs->front().Element, Depth + 1);
+  }
+  BlockShape Shape;
+  for (unsigned I = 0; I < 3; ++I) {
+    if (!(*Parts)[I])
+      continue;
+    auto Value = evaluate((*Parts)[I], Point);
+    if (!Value)
+      return std::nullopt;
+    Shape.Dim[I] = *Value;
+  }
+  return Shape;
+}
+
+} // namespace clang::cuda_tidy

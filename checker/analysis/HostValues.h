@@ -1,0 +1,87 @@
+//===--- HostValues.h - Host values that reach a launch ---------*- C++ -*-===//
+//
+// What a launch is really given: the block shape and byte count as the
+// launching host function computes them along the launch's own path.
+//
+// A launch argument is often not a literal: `dim3 block(work[0], work[1])`
+// with `size_t work[3] = {BLOCK, 1, 1}`, a `const` copy, or
+// `if (zeroflux) bytes = a; else bytes = b;` followed by a launch in each
+// branch. Each launch must get the value that reaches it, not the first
+// definition found in the function.
+//
+// ## How
+// Reaching definitions of one variable at a time over the host function's
+// clang::CFG, with ForwardDataflowWorklist. A definition is an element that
+// gives the variable a value we can read (its declaration with an
+// initialiser, `v = e`, `v = T(...)` for a class); an element that changes
+// it in any other way (`v += e`, `v.x = e`, `&v`, passing it by non-const
+// reference) is a definition with an unknown value. A value is known at a
+// point when every definition reaching it is known and they all evaluate
+// to the same integer there. Clang's dataflow framework has no reaching
+// definitions, and the lattice here is tiny (a few definitions of one
+// variable), so a hand-written fixpoint over bit sets is the simplest fit.
+//
+// Also read: array elements with a constant index of a local array that is
+// never changed after its initialiser, and integer arithmetic over known
+// values. Globals are read at their initialiser, as before: a constant
+// shape is what such a launch most likely uses. Parameters are never read
+// (their defaults say nothing of what callers pass).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CUDA_TIDY_ANALYSIS_HOSTVALUES_H
+#define CUDA_TIDY_ANALYSIS_HOSTVALUES_H
+
+#include "analysis/SharedAccesses.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/Analysis/CFG.h"
+#include "llvm/ADT/DenseMap.h"
+#include <cstdint>
+#include <memory>
+#include <optional>
+
+namespace clang::cuda_tidy {
+
+/// The values of one host function's variables at its statements.
+class HostValues {
+public:
+  HostValues(const FunctionDecl *Function, ASTContext &Context);
+  ~HostValues();
+
+  /// The integer value of \p E evaluated at \p At (a statement of the
+  /// function's body, usually the launch), if every path gives one value.
+  std::optional<std::int64_t> evaluate(const Expr *E, const Stmt *At);
+  /// The block shape a launch's block argument \p Block has at \p At.
+  std::optional<BlockShape> blockShape(const Expr *Block, const Stmt *At);
+  /// The single expression that defines local \p Var's value at \p At (its
+  /// initialiser or the right side of the assignment that reaches), or
+  /// null when several or an unknown change reach.
+  const Expr *reachingValue(const VarDecl *Var, const Stmt *At);
+
+private:
+  struct Definition {
+    const Stmt *Element = nullptr; // The CFG element that defines.
+    const Expr *Value = nullptr;   // Null: changed in an unknown way.
+  };
+  /// The definitions of \p Var that reach \p At; none when \p At is not in
+  /// the CFG.
+  std::optional<llvm::SmallVector<Definition, 2>> reaching(const VarDecl *Var,
+                                                           const Stmt *At);
+  std::optional<std::int64_t> evaluate(const Expr *E, const Stmt *At,
+                                       unsigned Depth);
+  std::optional<BlockShape> blockShape(const Expr *Block, const Stmt *At,
+                                       unsigned Depth);
+  /// The CFG element that contains \p S, found through the parent map.
+  const Stmt *elementOf(const Stmt *S);
+
+  const FunctionDecl *Function;
+  ASTContext &Context;
+  std::unique_ptr<CFG> Graph;
+  std::unique_ptr<ParentMap> Parents;
+  /// Each element's block and index in it.
+  llvm::DenseMap<const Stmt *, std::pair<const CFGBlock *, unsigned>> Where;
+};
+
+} // namespace clang::cuda_tidy
+
+#endif // CUDA_TIDY_ANALYSIS_HOSTVALUES_H
