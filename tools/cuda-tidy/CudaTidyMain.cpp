@@ -219,6 +219,23 @@ findDatabaseDir(const std::vector<std::string> &Args) {
   return std::nullopt;
 }
 
+/// Without -p and without `--`, clang-tidy looks for a compile database
+/// from the folder of the first source file. Names that folder with -p, so
+/// that the database found from there is read like one given with -p.
+void makeDatabaseSearchExplicit(std::vector<std::string> &Args) {
+  if (findDatabaseDir(Args) || llvm::is_contained(Args, "--"))
+    return;
+  for (const std::string &Arg : Args) {
+    if (StringRef(Arg).starts_with("-") || !sys::fs::is_regular_file(Arg))
+      continue;
+    SmallString<256> Folder(Arg);
+    sys::fs::make_absolute(Folder);
+    sys::path::remove_filename(Folder);
+    Args.insert(Args.begin(), {"-p", std::string(Folder)});
+    return;
+  }
+}
+
 } // namespace
 
 int main(int Argc, const char **Argv) {
@@ -264,6 +281,7 @@ int main(int Argc, const char **Argv) {
   // An nvcc compile database, or one with flags that would run or write
   // something: rewrite it into a temporary directory.
   SmallString<128> TranslatedDir;
+  makeDatabaseSearchExplicit(UserArgs);
   if (auto Found = findDatabaseDir(UserArgs)) {
     auto [Index, Joined] = *Found;
     std::string Dir = Joined
