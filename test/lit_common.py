@@ -27,7 +27,13 @@ Substitutions (see docs/testing.md):
   %test_path          the PATH tests run with
 Features: cpack (cpack and dpkg-deb, to build and unpack the package),
 cuda-toolkit (a real toolkit with cuda_runtime.h and
-cooperative_groups.h), nvcc, gpu (nvidia-smi -L lists a GPU).
+cooperative_groups.h), nvcc, gpu (nvidia-smi -L lists a GPU), sanitized (a
+-DCUDA_TIDY_SANITIZE build).
+
+In a sanitized build every sanitizer report goes to a file under
+<build>/sanitizer-reports/ rather than to standard error, so that a test
+which expects a failure (`not %cuda_tidy ...`) cannot pass over one;
+tools/bootstrap.sh test-sanitized fails when any report is there.
 """
 
 import os
@@ -105,6 +111,14 @@ def configure(config, lit_config):
         [config.llvm_tools_dir, path] if path else [config.llvm_tools_dir])
     # No clang configuration file of the user or the system takes part.
     config.environment["CLANG_NO_DEFAULT_CONFIG"] = "1"
+    if getattr(config, "cuda_tidy_sanitize", ""):
+        config.available_features.add("sanitized")
+        reports = os.path.join(config.cuda_tidy_obj_root, "sanitizer-reports",
+                               "report")
+        # The runtime adds .<pid> to log_path, and needs the folder.
+        os.makedirs(os.path.dirname(reports), exist_ok=True)
+        config.environment["ASAN_OPTIONS"] = "log_path=" + reports
+        config.environment["UBSAN_OPTIONS"] = "log_path=" + reports
 
     quote = shlex.quote
     python = quote(config.python_executable)

@@ -2,8 +2,10 @@
 # Sets up everything cuda-tidy needs on a fresh Debian 12 machine, builds it,
 # then either runs the checker over examples/ or runs every test.
 #
-#   tools/bootstrap.sh examples   install, build, run cuda-tidy on examples/
-#   tools/bootstrap.sh test       install, build, run all lit suites
+#   tools/bootstrap.sh examples        install, build, run cuda-tidy on examples/
+#   tools/bootstrap.sh test            install, build, run all lit suites
+#   tools/bootstrap.sh test-sanitized  the same with ASan and UBSan, in
+#                                      build-asan/ (docs/testing.md)
 #
 # A second run with nothing changed installs nothing and rebuilds nothing.
 set -euo pipefail
@@ -11,11 +13,17 @@ set -euo pipefail
 mode=${1:-examples}
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${CUDA_TIDY_BUILD_DIR:-$root/build}
+cmake_args=(-DBUILD_TESTING=ON)
+if [[ $mode == test-sanitized ]]; then
+  build=${CUDA_TIDY_SANITIZED_BUILD_DIR:-$root/build-asan}
+  cmake_args+=(-DCUDA_TIDY_SANITIZE=address,undefined)
+fi
 llvm=/usr/lib/llvm-22
 
+# libclang-rt-22-dev: the ASan and UBSan runtimes of the sanitized build.
 packages=(clang-22 clang-tidy-22 libclang-22-dev llvm-22-dev llvm-22-tools
-          cmake ninja-build python3 python3-pip libgtest-dev libgmock-dev
-          git)
+          libclang-rt-22-dev cmake ninja-build python3 python3-pip
+          libgtest-dev libgmock-dev git)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
@@ -41,7 +49,7 @@ if ! "$python" -c 'import jsonschema, pre_commit' 2>/dev/null; then
 fi
 
 if [[ ! -f $build/CMakeCache.txt ]]; then
-  cmake -S "$root" -B "$build" -G Ninja -DBUILD_TESTING=ON
+  cmake -S "$root" -B "$build" -G Ninja "${cmake_args[@]}"
 fi
 cmake --build "$build"
 
@@ -56,8 +64,10 @@ examples)
     "$build/bin/cuda-tidy" "$f" -- -std=c++17 2>&1 | grep -v 'warnings\? generated' || true
   done
   ;;
-test)
+test | test-sanitized)
   log=$build/lit.log
+  reports=$build/sanitizer-reports
+  rm -rf "$reports"
   set +e
   "$llvm/bin/lit" -sv "$build/test" "$build/runtime-tests" 2>&1 | tee "$log"
   status=${PIPESTATUS[0]}
@@ -71,10 +81,17 @@ test)
   failed=$(($(count Failed) + $(count 'Unexpectedly Passed') + $(count Unresolved)))
   skipped=$(count Unsupported)
   echo "lit: $passed passed, $failed failed, $skipped skipped"
+  # Sanitizer reports land here (test/lit_common.py), even those of runs
+  # that a test expected to fail.
+  if [[ -d $reports ]] && [[ -n $(ls -A "$reports") ]]; then
+    echo "sanitizer reports in ${reports#$root/}:" >&2
+    cat "$reports"/* >&2
+    exit 1
+  fi
   exit "$status"
   ;;
 *)
-  echo "usage: tools/bootstrap.sh examples|test" >&2
+  echo "usage: tools/bootstrap.sh examples|test|test-sanitized" >&2
   exit 2
   ;;
 esac

@@ -7,7 +7,7 @@
 // RUN: %check_clang_tidy -check-suffix=ROWS %s cuda-bank-conflict %t -- \
 // RUN:   -config="{CheckOptions: {cuda-bank-conflict.AssumedBlockSize2D: '32,8'}}" \
 // RUN:   -- %cuda_stub --cuda-device-only
-// RUN: clang-tidy --load=%clang_tidy_plugin -checks='-*,cuda-bank-conflict' \
+// RUN: %clang_tidy --load=%clang_tidy_plugin -checks='-*,cuda-bank-conflict' \
 // RUN:   -config="{CheckOptions: {cuda-bank-conflict.AssumedBlockSize2D: '16;x'}}" \
 // RUN:   %s -- %cuda_stub --cuda-device-only 2>&1 | FileCheck --check-prefix=BAD-OPTION %s
 // BAD-OPTION: invalid block size '16;x' for option 'AssumedBlockSize2D'; using the default

@@ -8,7 +8,7 @@
 // RUN: %check_clang_tidy -check-suffix=SMALL %s cuda-shared-memory-race %t -- \
 // RUN:   -config="{CheckOptions: {cuda-shared-memory-race.AssumedBlockSize: 128}}" \
 // RUN:   -- %cuda_stub --cuda-device-only
-// RUN: clang-tidy --load=%clang_tidy_plugin -checks='-*,cuda-shared-memory-race' \
+// RUN: %clang_tidy --load=%clang_tidy_plugin -checks='-*,cuda-shared-memory-race' \
 // RUN:   -config="{CheckOptions: {cuda-shared-memory-race.AssumedBlockSize: 'zero'}}" \
 // RUN:   %s -- %cuda_stub --cuda-device-only 2>&1 | FileCheck --check-prefix=BAD-OPTION %s
 // BAD-OPTION: invalid block size 'zero' for option 'AssumedBlockSize'; using the default

@@ -121,6 +121,91 @@ TEST(NvccDatabase, DatabasesWithoutNvccAreLeftAlone) {
   llvm::sys::fs::remove_directories(Dir);
 }
 
+TEST(NvccDatabase, FlagsThatRunOrWriteAreDropped) {
+  using cuda_tidy::withoutUnsafeFlags;
+  EXPECT_THAT(withoutUnsafeFlags({"/project/tools/clang++",
+                                  "-Xclang",
+                                  "-dependency-file",
+                                  "-Xclang",
+                                  "/tmp/x.d",
+                                  "-mllvm",
+                                  "-stats",
+                                  "--serialize-diagnostics",
+                                  "x.dia",
+                                  "-fmodules",
+                                  "-fmodules-cache-path=/tmp/mc",
+                                  "-fplugin=evil.so",
+                                  "-B/project/bin",
+                                  "--config=evil.cfg",
+                                  "-Wp,-MD,x.d",
+                                  "--offload-arch=native",
+                                  "--nvptx-arch-tool=/project/probe",
+                                  "-Xarch_device",
+                                  "-O3",
+                                  "-O2",
+                                  "-DX=1",
+                                  "-c",
+                                  "k.cu"},
+                                 "/build"),
+              ElementsAre("clang++", "-O2", "-DX=1", "-c", "k.cu"));
+}
+
+TEST(NvccDatabase, ResponseFilesAreReadThenFiltered) {
+  llvm::SmallString<128> Dir;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("nvcc-db-test", Dir));
+  llvm::SmallString<128> File(Dir);
+  llvm::sys::path::append(File, "flags.rsp");
+  {
+    std::error_code EC;
+    llvm::raw_fd_ostream Out(File, EC);
+    ASSERT_FALSE(EC);
+    Out << "-DA=1 -Xclang -load -Xclang evil.so\n";
+  }
+  EXPECT_THAT(
+      cuda_tidy::withoutUnsafeFlags({"clang++", "@flags.rsp", "k.cu"}, Dir),
+      ElementsAre("clang++", "-DA=1", "k.cu"));
+  llvm::sys::fs::remove_directories(Dir);
+}
+
+TEST(NvccDatabase, UnsafeClangDatabasesAreRewritten) {
+  llvm::SmallString<128> Dir;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("nvcc-db-test", Dir));
+  llvm::SmallString<128> Sub(Dir);
+  llvm::sys::path::append(Sub, "sub");
+  ASSERT_FALSE(llvm::sys::fs::create_directory(Sub));
+  llvm::SmallString<128> File(Dir);
+  llvm::sys::path::append(File, "compile_commands.json");
+  {
+    std::error_code EC;
+    llvm::raw_fd_ostream Out(File, EC);
+    ASSERT_FALSE(EC);
+    Out << R"([{"directory": "/b", "file": "k.cu",
+               "command": "clang++ --serialize-diagnostics x.dia -c k.cu"}])";
+  }
+  // As clang-tidy does, -p looks in the parents of a folder without one.
+  llvm::SmallString<128> Out;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("nvcc-db-out", Out));
+  llvm::Expected<bool> Translated = cuda_tidy::translateDatabase(Sub, Out);
+  ASSERT_TRUE(static_cast<bool>(Translated));
+  EXPECT_TRUE(*Translated);
+  llvm::SmallString<128> Written(Out);
+  llvm::sys::path::append(Written, "compile_commands.json");
+  auto Text = llvm::MemoryBuffer::getFile(Written);
+  ASSERT_TRUE(static_cast<bool>(Text));
+  EXPECT_THAT((*Text)->getBuffer().str(),
+              testing::Not(testing::HasSubstr("serialize")));
+  llvm::sys::fs::remove_directories(Dir);
+  llvm::sys::fs::remove_directories(Out);
+}
+
+TEST(NvccDatabase, MissingDatabaseDirectoryIsAnError) {
+  llvm::Expected<bool> Translated =
+      cuda_tidy::translateDatabase("/nonexistent/build", "/nonexistent/out");
+  ASSERT_FALSE(static_cast<bool>(Translated));
+  EXPECT_THAT(llvm::toString(Translated.takeError()),
+              testing::HasSubstr("is not a directory"));
+}
+
 TEST(NvccDatabase, BadDatabasesAreErrors) {
   llvm::SmallString<128> Dir;
   ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("nvcc-db-test", Dir));

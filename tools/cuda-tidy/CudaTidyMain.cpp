@@ -47,6 +47,7 @@
 #include "llvm/Support/Process.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
+#include <cstdlib>
 #include <optional>
 #include <string>
 #include <vector>
@@ -83,6 +84,16 @@ std::string findClangTidy() {
           sys::Process::GetEnv("CUDA_TIDY_CLANG_TIDY"))
     return *Env;
   return CUDA_TIDY_CLANG_TIDY;
+}
+
+/// A CUDA_PATH or CUDA_HOME naming no folder, which is a mistake to report
+/// rather than pass over for /usr/local/cuda.
+std::optional<std::string> misdirectedCudaVariable() {
+  for (const char *Var : {"CUDA_PATH", "CUDA_HOME"})
+    if (std::optional<std::string> Env = sys::Process::GetEnv(Var))
+      if (!Env->empty() && !sys::fs::is_directory(*Env))
+        return std::string(Var) + " is '" + *Env + "', which is not a folder";
+  return std::nullopt;
 }
 
 std::string findCuda() {
@@ -210,6 +221,23 @@ findDatabaseDir(const std::vector<std::string> &Args) {
   return std::nullopt;
 }
 
+/// Without -p and without `--`, clang-tidy looks for a compile database
+/// from the folder of the first source file. Names that folder with -p, so
+/// that the database found from there is read like one given with -p.
+void makeDatabaseSearchExplicit(std::vector<std::string> &Args) {
+  if (findDatabaseDir(Args) || llvm::is_contained(Args, "--"))
+    return;
+  for (const std::string &Arg : Args) {
+    if (StringRef(Arg).starts_with("-") || !sys::fs::is_regular_file(Arg))
+      continue;
+    SmallString<256> Folder(Arg);
+    sys::fs::make_absolute(Folder);
+    sys::path::remove_filename(Folder);
+    Args.insert(Args.begin(), {"-p", std::string(Folder)});
+    return;
+  }
+}
+
 } // namespace
 
 int main(int Argc, const char **Argv) {
@@ -247,8 +275,15 @@ int main(int Argc, const char **Argv) {
     return 2;
   }
 
-  // An nvcc compile database: rewrite it into a temporary directory.
+  if (std::optional<std::string> Problem = misdirectedCudaVariable()) {
+    errs() << "cuda-tidy: error: " << *Problem << "\n";
+    return 2;
+  }
+
+  // An nvcc compile database, or one with flags that would run or write
+  // something: rewrite it into a temporary directory.
   SmallString<128> TranslatedDir;
+  makeDatabaseSearchExplicit(UserArgs);
   if (auto Found = findDatabaseDir(UserArgs)) {
     auto [Index, Joined] = *Found;
     std::string Dir = Joined
@@ -334,6 +369,9 @@ int main(int Argc, const char **Argv) {
   bool UseGate = Gate.Sarif || Gate.Baseline || Gate.WriteBaseline ||
                  Gate.Diff || *Jobs ||
                  (Split.DatabaseDir && Split.Files.empty() && !Help);
+  // Clang reads configuration files from the folder its command line names
+  // as the compiler; the compile database names it, and is only read.
+  ::setenv("CLANG_NO_DEFAULT_CONFIG", "1", /*overwrite=*/1);
   int Status;
   if (UseGate) {
     Status = cuda_tidy::runGate(ClangTidy, Split, Gate);
@@ -345,10 +383,13 @@ int main(int Argc, const char **Argv) {
     std::string Error;
     Status = sys::ExecuteAndWait(ClangTidy, ArgRefs, /*Env=*/std::nullopt, {},
                                  0, 0, &Error);
-    if (Status < 0) {
+    if (Status == -2)
+      // A crash of Clang itself (its stack dump is above), never a verdict.
+      errs() << "cuda-tidy: error: clang-tidy crashed: " << Error << "\n";
+    else if (Status < 0)
       errs() << "cuda-tidy: error: " << Error << "\n";
+    if (Status < 0)
       Status = 2;
-    }
   }
   CleanUp();
   return Status;

@@ -289,6 +289,61 @@ void Translator::translate(ArrayRef<std::string> Args, unsigned Depth) {
   }
 }
 
+/// Whether a `native` GPU architecture is asked for: the driver runs a
+/// probe program to resolve it.
+bool asksForNativeArch(StringRef Arg) {
+  for (StringRef Flag : {"--offload-arch=", "-offload-arch=",
+                         "--cuda-gpu-arch=", "--no-offload-arch="})
+    if (Arg.consume_front(Flag))
+      return Arg.contains("native");
+  return false;
+}
+
+/// Flags that name a program for the driver to run, a file for it to write,
+/// or options it passes on unchecked; see withoutUnsafeFlags.
+bool isUnsafeFlag(StringRef Arg) {
+  static constexpr StringLiteral Prefixes[] = {"-Wp,",
+                                               "-Wa,",
+                                               "-Wl,",
+                                               "--serialize-diagnostics",
+                                               "-serialize-diagnostics",
+                                               "-fmodules",
+                                               "-fmodule-",
+                                               "-fcxx-modules",
+                                               "-fimplicit-module",
+                                               "-fbuild-session",
+                                               "-fplugin",
+                                               "-fpass-plugin",
+                                               "-save-temps",
+                                               "--save-temps",
+                                               "-ftime-trace",
+                                               "-fcrash-diagnostics",
+                                               "-gen-reproducer",
+                                               "-fproc-stat-report",
+                                               "--config",
+                                               "-ccc-",
+                                               "-B",
+                                               "--prefix",
+                                               "--nvptx-arch-tool",
+                                               "--amdgpu-arch-tool",
+                                               "--driver-mode",
+                                               "-mllvm=",
+                                               "-Xclang="};
+  return asksForNativeArch(Arg) || llvm::any_of(Prefixes, [&](StringRef P) {
+           return Arg.starts_with(P);
+         });
+}
+
+/// Flags whose value is the next word, passed on to a tool unchecked.
+bool isUnsafeFlagWithValue(StringRef Arg) {
+  // -Xclang, -Xarch_device, -Xpreprocessor, -Xopenmp-target=<triple>...
+  return (Arg.starts_with("-X") && !Arg.starts_with("-Xclang=")) ||
+         Arg == "-mllvm" || Arg == "--serialize-diagnostics" ||
+         Arg == "-serialize-diagnostics" || Arg == "-B" || Arg == "--prefix" ||
+         Arg == "--config" || Arg == "-ccc-install-dir" ||
+         Arg == "--driver-mode";
+}
+
 std::vector<std::string> argumentsOf(const json::Object &Entry) {
   std::vector<std::string> Args;
   if (const json::Array *List = Entry.getArray("arguments")) {
@@ -314,6 +369,34 @@ bool isNvcc(StringRef Compiler) {
   return Name == "nvcc" || Name == "nvcc.exe";
 }
 
+std::vector<std::string> withoutUnsafeFlags(ArrayRef<std::string> Args,
+                                            StringRef Directory) {
+  if (Args.empty())
+    return {};
+  BumpPtrAllocator Allocator;
+  StringSaver Saver(Allocator);
+  SmallVector<const char *, 64> Words;
+  for (const std::string &Arg : Args.drop_front())
+    Words.push_back(Saver.save(Arg).data());
+  // A response file that cannot be read stays as it is, and clang-tidy then
+  // reports it as a missing input: reading it here hides nothing.
+  cl::ExpansionContext Expander(Allocator, cl::TokenizeGNUCommandLine);
+  Expander.setCurrentDir(Directory);
+  consumeError(Expander.expandResponseFiles(Words));
+
+  std::vector<std::string> Out = {sys::path::filename(Args.front()).str()};
+  for (size_t I = 0; I < Words.size(); ++I) {
+    StringRef Arg = Words[I];
+    if (isUnsafeFlagWithValue(Arg)) {
+      ++I;
+      continue;
+    }
+    if (!isUnsafeFlag(Arg))
+      Out.push_back(Arg.str());
+  }
+  return Out;
+}
+
 std::vector<std::string> translateNvccCommand(ArrayRef<std::string> Args,
                                               StringRef Directory) {
   Translator T(Directory);
@@ -336,12 +419,63 @@ std::vector<std::string> translateNvccCommand(ArrayRef<std::string> Args,
   return Out;
 }
 
-Expected<bool> translateDatabase(StringRef Dir, StringRef OutDir) {
-  SmallString<256> Path(Dir);
-  sys::path::append(Path, "compile_commands.json");
+namespace {
+
+/// compile_flags.txt: one flag a line, for every file (as Clang reads it).
+Expected<bool> translateFlagsFile(StringRef Path, StringRef OutDir) {
   auto Buffer = MemoryBuffer::getFile(Path);
   if (!Buffer)
-    return false; // clang-tidy itself says what is wrong with -p.
+    return createStringError("cannot read '" + Path.str() +
+                             "': " + Buffer.getError().message());
+  SmallVector<StringRef, 32> Lines;
+  (*Buffer)->getBuffer().split(Lines, '\n', -1, /*KeepEmpty=*/false);
+  std::vector<std::string> Args = {"clang++"};
+  for (StringRef Line : Lines)
+    if (!Line.trim().empty())
+      Args.push_back(Line.trim().str());
+  std::vector<std::string> Kept =
+      withoutUnsafeFlags(Args, sys::path::parent_path(Path));
+  if (Kept == Args)
+    return false;
+  SmallString<256> OutPath(OutDir);
+  sys::path::append(OutPath, "compile_flags.txt");
+  std::error_code EC;
+  raw_fd_ostream Stream(OutPath, EC);
+  if (EC)
+    return createStringError("cannot write '" + OutPath.str().str() +
+                             "': " + EC.message());
+  for (const std::string &Arg : ArrayRef<std::string>(Kept).drop_front())
+    Stream << Arg << "\n";
+  return true;
+}
+
+} // namespace
+
+Expected<bool> translateDatabase(StringRef Dir, StringRef OutDir) {
+  if (!sys::fs::is_directory(Dir))
+    return createStringError("'" + Dir.str() +
+                             "' (the -p directory) is not a directory");
+  // clang-tidy looks in the directory, then in each parent.
+  SmallString<256> Search(Dir);
+  sys::fs::make_absolute(Search);
+  SmallString<256> Path;
+  for (StringRef At = Search; !At.empty(); At = sys::path::parent_path(At)) {
+    Path = At;
+    sys::path::append(Path, "compile_commands.json");
+    if (sys::fs::exists(Path))
+      break;
+    Path = At;
+    sys::path::append(Path, "compile_flags.txt");
+    if (sys::fs::exists(Path))
+      return translateFlagsFile(Path, OutDir);
+    Path.clear();
+  }
+  if (Path.empty())
+    return false; // clang-tidy itself says that there is no database.
+  auto Buffer = MemoryBuffer::getFile(Path);
+  if (!Buffer)
+    return createStringError("cannot read '" + Path.str().str() +
+                             "': " + Buffer.getError().message());
   Expected<json::Value> Parsed = json::parse((*Buffer)->getBuffer());
   if (!Parsed)
     return createStringError(
@@ -351,7 +485,7 @@ Expected<bool> translateDatabase(StringRef Dir, StringRef OutDir) {
   if (!Entries)
     return createStringError("'" + Path.str().str() +
                              "' is not a JSON array of compile commands");
-  bool AnyNvcc = false;
+  bool Changed = false;
   json::Array Translated;
   for (const json::Value &Value : *Entries) {
     const json::Object *Entry = Value.getAsObject();
@@ -360,18 +494,23 @@ Expected<bool> translateDatabase(StringRef Dir, StringRef OutDir) {
                                "' holds an entry that is not an object");
     json::Object Copy = *Entry;
     std::vector<std::string> Args = argumentsOf(*Entry);
-    if (!Args.empty() && isNvcc(Args.front())) {
-      AnyNvcc = true;
-      StringRef Directory = Entry->getString("directory").value_or(Dir);
-      json::Array NewArgs;
-      for (const std::string &Arg : translateNvccCommand(Args, Directory))
-        NewArgs.push_back(Arg);
+    StringRef Directory = Entry->getString("directory").value_or(Dir);
+    std::vector<std::string> NewArgs =
+        !Args.empty() && isNvcc(Args.front())
+            ? translateNvccCommand(Args, Directory)
+            : Args;
+    NewArgs = withoutUnsafeFlags(NewArgs, Directory);
+    if (NewArgs != Args) {
+      Changed = true;
       Copy.erase("command");
-      Copy["arguments"] = std::move(NewArgs);
+      json::Array Arguments;
+      for (const std::string &Arg : NewArgs)
+        Arguments.push_back(Arg);
+      Copy["arguments"] = std::move(Arguments);
     }
     Translated.push_back(std::move(Copy));
   }
-  if (!AnyNvcc)
+  if (!Changed)
     return false;
   SmallString<256> OutPath(OutDir);
   sys::path::append(OutPath, "compile_commands.json");

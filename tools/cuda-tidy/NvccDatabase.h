@@ -31,9 +31,26 @@ bool isNvcc(llvm::StringRef Compiler);
 std::vector<std::string> translateNvccCommand(llvm::ArrayRef<std::string> Args,
                                               llvm::StringRef Directory);
 
-/// Reads `<Dir>/compile_commands.json`; if some entry runs nvcc, writes the
-/// translated database to `<OutDir>/compile_commands.json` and returns true.
-/// Returns false when there is nothing to translate.
+/// \p Args (a Clang command line, compiler first) without what would make
+/// clang-tidy run a program or write a file: a compile database is input
+/// from the analysed project, which cuda-tidy only reads. Response files are
+/// expanded (relative to \p Directory) so that no flag hides in one; then
+/// `-Xclang`/`-mllvm` and every other pass-through, `-Wp,`/`-Wa,`/`-Wl,`,
+/// `--serialize-diagnostics`, module caches, plugins, `-save-temps`,
+/// `-ftime-trace`, `--config`, `-B`, the GPU probe tools and `native` GPU
+/// architectures (which run them) are dropped, and the compiler keeps its
+/// name but loses its directory (the driver looks there for configuration
+/// files and tools).
+std::vector<std::string> withoutUnsafeFlags(llvm::ArrayRef<std::string> Args,
+                                            llvm::StringRef Directory);
+
+/// Finds the compile database that clang-tidy would read for `-p Dir`
+/// (compile_commands.json or compile_flags.txt in \p Dir or its nearest
+/// parent that has one); if some entry runs nvcc or has a flag that
+/// withoutUnsafeFlags drops, writes the translated database of the same name
+/// to \p OutDir and returns true. Returns false when there is nothing to
+/// change, or no database; an error when \p Dir is not a directory or the
+/// database cannot be read as one.
 llvm::Expected<bool> translateDatabase(llvm::StringRef Dir,
                                        llvm::StringRef OutDir);
 
