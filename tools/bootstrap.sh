@@ -13,9 +13,12 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${CUDA_TIDY_BUILD_DIR:-$root/build}
 llvm=/usr/lib/llvm-22
 
+# libgrpc++-dev and libprotobuf-dev: the libraries Debian's static clangd
+# libraries were built against, for cuda-clangd; lld-22 links it in seconds;
+# neovim: the editor the end-to-end test drives cuda-clangd from.
 packages=(clang-22 clang-tidy-22 libclang-22-dev llvm-22-dev llvm-22-tools
           cmake ninja-build python3 python3-pip libgtest-dev libgmock-dev
-          git)
+          git libgrpc++-dev libprotobuf-dev lld-22 neovim)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
@@ -57,6 +60,8 @@ examples)
   done
   ;;
 test)
+  command -v nvim >/dev/null ||
+    echo "bootstrap: Neovim is not installed; the editor test (test/clangd/neovim.test) will be skipped"
   log=$build/lit.log
   set +e
   "$llvm/bin/lit" -sv "$build/test" "$build/runtime-tests" 2>&1 | tee "$log"
