@@ -35,11 +35,11 @@ TIMEOUT_SECONDS = 120
 class Server:
     """One language server process and its JSON-RPC stream."""
 
-    def __init__(self, command, cwd):
+    def __init__(self, command, cwd, env=None):
         self.process = subprocess.Popen(
             command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL if not os.environ.get("LSP_CLIENT_LOG")
-            else None, cwd=cwd)
+            else None, cwd=cwd, env=env)
         self.messages = queue.Queue()
         self.next_id = 1
         threading.Thread(target=self._read, daemon=True).start()

@@ -213,8 +213,9 @@ int main(int Argc, char **Argv) {
       return fail("cannot write '" + ConfigFile + "': " + EC.message());
     // Later fragments win: the user's own settings override ours.
     Out << Fragment;
-    if (!StringRef(UserConfig).trim().empty())
-      Out << "---\n" << UserConfig;
+    StringRef Own = StringRef(UserConfig).trim();
+    if (!Own.empty())
+      Out << (Own.starts_with("---") ? "" : "---\n") << UserConfig;
   }
   setenv("XDG_CONFIG_HOME", std::string(ConfigHome.path()).c_str(),
          /*overwrite=*/1);
