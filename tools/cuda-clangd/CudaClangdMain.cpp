@@ -137,7 +137,7 @@ std::string configFragment(StringRef Executable, bool DefaultChecks) {
   }
   // clangd runs only the checks it has measured to be fast unless
   // FastCheckFilter says otherwise, and it has never measured ours. Loose
-  // runs checks of unknown cost; bench/ shows the cuda checks add about 1%.
+  // runs checks of unknown cost; bench/README.md measures what ours add.
   json::Object ClangTidy{{"FastCheckFilter", "Loose"}};
   if (DefaultChecks)
     ClangTidy["Add"] = json::Array{"cuda-*"};
