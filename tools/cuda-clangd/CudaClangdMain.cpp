@@ -28,7 +28,9 @@
 // by --compile-commands-dir, or else the first one clangd would find above
 // the directory the editor starts us in (editors start the server in the
 // workspace root), is rewritten into a temporary directory and clangd gets
-// --compile-commands-dir pointing there, as cuda-tidy does with -p.
+// --compile-commands-dir pointing there, as cuda-tidy does with -p. A
+// toolkit that database names (`--cuda-path`, or the toolkit of its nvcc) is
+// the one the added flags use, as in cuda-tidy.
 //
 // Pass: clangd builds one compiler invocation per file and, for a .cu file,
 // takes the first job of the driver, the device pass, as clang-tidy does.
@@ -43,6 +45,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CudaToolchain.h"
+#include "LegacyCuda.h"
 #include "NvccDatabase.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
@@ -121,10 +124,10 @@ std::optional<std::string> findDatabaseAbove(StringRef Start) {
 
 /// The config fragment, as YAML documents. JSON is YAML, so llvm::json
 /// writes it.
-std::string configFragment(StringRef Executable, bool DefaultChecks) {
+std::string configFragment(StringRef Cuda, StringRef Executable,
+                           bool DefaultChecks) {
   std::string Text;
   raw_string_ostream OS(Text);
-  std::string Cuda = cuda_tidy::findCuda();
   if (!Cuda.empty()) {
     json::Array Flags;
     for (std::string &Flag : cuda_tidy::cudaToolchainFlags(
@@ -187,7 +190,47 @@ int main(int Argc, char **Argv) {
   std::string Executable = sys::fs::getMainExecutable(
       Argv[0], reinterpret_cast<void *>(&configFragment));
 
-  std::string Fragment = configFragment(Executable, DefaultChecks);
+  // An nvcc database: clangd reads its translation instead.
+  auto DirArg = findCompileCommandsDir(Args);
+  std::optional<std::string> DatabaseDir;
+  if (DirArg) {
+    auto [Index, Joined] = *DirArg;
+    DatabaseDir =
+        Joined ? StringRef(Args[Index]).split('=').second.str() : Args[Index];
+  } else {
+    SmallString<256> Cwd;
+    if (!sys::fs::current_path(Cwd))
+      DatabaseDir = findDatabaseAbove(Cwd);
+  }
+  TemporaryDirectory Translated;
+  bool IsTranslated = false;
+  if (DatabaseDir) {
+    if (std::error_code EC = Translated.create("cuda-clangd-db"))
+      return fail("cannot make a temporary directory: " + EC.message());
+    Expected<bool> Done =
+        cuda_tidy::translateDatabase(*DatabaseDir, Translated.path());
+    if (!Done)
+      return fail(toString(Done.takeError()));
+    if (*Done) {
+      IsTranslated = true;
+      std::string Dir = Translated.path().str();
+      if (!DirArg)
+        Args.push_back("--compile-commands-dir=" + Dir);
+      else if (DirArg->second)
+        Args[DirArg->first] = "--compile-commands-dir=" + Dir;
+      else
+        Args[DirArg->first] = Dir;
+    }
+  }
+
+  // The toolkit the database names wins, as in cuda-tidy (LegacyCuda.h):
+  // flags added after a command's own --cuda-path would override it.
+  std::optional<std::string> Cuda;
+  if (DatabaseDir)
+    Cuda = cuda_tidy::namedToolkit({}, IsTranslated ? Translated.path()
+                                                    : StringRef(*DatabaseDir));
+  std::string Fragment = configFragment(Cuda ? *Cuda : cuda_tidy::findCuda(),
+                                        Executable, DefaultChecks);
   if (ShowConfig) {
     outs() << Fragment;
     return 0;
@@ -219,37 +262,6 @@ int main(int Argc, char **Argv) {
   }
   setenv("XDG_CONFIG_HOME", std::string(ConfigHome.path()).c_str(),
          /*overwrite=*/1);
-
-  // An nvcc database: clangd reads its translation instead.
-  auto DirArg = findCompileCommandsDir(Args);
-  std::optional<std::string> DatabaseDir;
-  if (DirArg) {
-    auto [Index, Joined] = *DirArg;
-    DatabaseDir =
-        Joined ? StringRef(Args[Index]).split('=').second.str() : Args[Index];
-  } else {
-    SmallString<256> Cwd;
-    if (!sys::fs::current_path(Cwd))
-      DatabaseDir = findDatabaseAbove(Cwd);
-  }
-  TemporaryDirectory Translated;
-  if (DatabaseDir) {
-    if (std::error_code EC = Translated.create("cuda-clangd-db"))
-      return fail("cannot make a temporary directory: " + EC.message());
-    Expected<bool> Done =
-        cuda_tidy::translateDatabase(*DatabaseDir, Translated.path());
-    if (!Done)
-      return fail(toString(Done.takeError()));
-    if (*Done) {
-      std::string Dir = Translated.path().str();
-      if (!DirArg)
-        Args.push_back("--compile-commands-dir=" + Dir);
-      else if (DirArg->second)
-        Args[DirArg->first] = "--compile-commands-dir=" + Dir;
-      else
-        Args[DirArg->first] = Dir;
-    }
-  }
 
   // clangd looks for Clang's own headers (the CUDA wrappers among them)
   // beside its executable, which for a build tree is the wrong place: point it
