@@ -32,4 +32,10 @@ namespace clang::tidy {
 // --load.
 static ClangTidyModuleRegistry::Add<cuda_tidy::CudaTidyModule>
     X("cuda-module", "Checks for shared-memory and barrier bugs in CUDA.");
+
+// A program that links the module in statically (cuda-clangd) refers to this
+// symbol, as clang-tidy's ClangTidyForceLinker.h does for the in-tree
+// modules, so that the registration above is linked whatever the linker
+// would otherwise drop.
+volatile int CudaModuleAnchorSource = 0;
 } // namespace clang::tidy

@@ -25,10 +25,13 @@ Substitutions (see docs/testing.md):
   %cuda_tidy_obj_root the build folder
   %pre_commit         pre-commit (feature pre-commit)
   %test_path          the PATH tests run with
+  %cuda_clangd        clangd with the cuda module (build/bin/cuda-clangd)
+  %lsp_client         python3 test/clangd/lsp_client.py, a scripted LSP client
 Features: cpack (cpack and dpkg-deb, to build and unpack the package),
 cuda-toolkit (a real toolkit with cuda_runtime.h and
 cooperative_groups.h), nvcc, gpu (nvidia-smi -L lists a GPU), sanitized (a
--DCUDA_TIDY_SANITIZE build).
+-DCUDA_TIDY_SANITIZE build), cuda-clangd (build/bin/cuda-clangd was built),
+neovim (an nvim to run, 0.7 or later).
 
 In a sanitized build every sanitizer report goes to a file under
 <build>/sanitizer-reports/ rather than to standard error, so that a test
@@ -134,9 +137,14 @@ def configure(config, lit_config):
     # lit substitutes in order: a name that is a prefix of another comes last.
     unittests = os.path.join(config.cuda_tidy_obj_root, "bin",
                              "cuda-tidy-unittests")
+    cuda_clangd = os.path.join(config.cuda_tidy_obj_root, "bin", "cuda-clangd")
+    lsp_client = "%s %s" % (python, quote(os.path.join(TEST_DIR, "clangd",
+                                                       "lsp_client.py")))
     config.substitutions.extend([
         ("%cuda_tidy_unittests", quote(unittests)),
         ("%cuda_tidy_obj_root", quote(config.cuda_tidy_obj_root)),
+        ("%cuda_clangd", quote(cuda_clangd)),
+        ("%lsp_client", lsp_client),
         ("%check_clang_tidy", check_clang_tidy),
         ("%cuda_stub", cuda_stub),
         ("%cuda_tidy", quote(config.cuda_tidy_wrapper)),
@@ -145,6 +153,11 @@ def configure(config, lit_config):
         ("%nvcc", quote(config.nvcc)),
         ("%python", python),
     ])
+
+    if _is_executable(cuda_clangd):
+        config.available_features.add("cuda-clangd")
+    if shutil.which("nvim"):
+        config.available_features.add("neovim")
 
     toolkit = config.cuda_toolkit_path
     if all(os.path.isfile(os.path.join(toolkit, "include", header))

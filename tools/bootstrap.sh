@@ -21,9 +21,13 @@ fi
 llvm=/usr/lib/llvm-22
 
 # libclang-rt-22-dev: the ASan and UBSan runtimes of the sanitized build.
+# libgrpc++-dev and libprotobuf-dev: the libraries Debian's static clangd
+# libraries were built against, for cuda-clangd; lld-22 links it in seconds;
+# neovim: the editor the end-to-end test drives cuda-clangd from.
 packages=(clang-22 clang-tidy-22 libclang-22-dev llvm-22-dev llvm-22-tools
           libclang-rt-22-dev cmake ninja-build python3 python3-pip
-          libgtest-dev libgmock-dev git)
+          libgtest-dev libgmock-dev git libgrpc++-dev libprotobuf-dev lld-22
+          neovim)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
@@ -65,6 +69,8 @@ examples)
   done
   ;;
 test | test-sanitized)
+  command -v nvim >/dev/null ||
+    echo "bootstrap: Neovim is not installed; the editor test (test/clangd/neovim.test) will be skipped"
   log=$build/lit.log
   reports=$build/sanitizer-reports
   rm -rf "$reports"

@@ -33,6 +33,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Config.h"
+#include "CudaToolchain.h"
 #include "Gate.h"
 #include "LaunchIndex.h"
 #include "LegacyCuda.h"
@@ -56,9 +57,6 @@ using namespace llvm;
 
 namespace {
 
-/// The newest CUDA version Clang 22 supports, as CUDA_VERSION spells it.
-constexpr unsigned NewestSupportedCuda = 12090;
-
 std::string findPlugin(const char *Argv0) {
   if (std::optional<std::string> Env = sys::Process::GetEnv("CUDA_TIDY_PLUGIN"))
     return *Env;
@@ -66,16 +64,6 @@ std::string findPlugin(const char *Argv0) {
       sys::fs::getMainExecutable(Argv0, reinterpret_cast<void *>(&findPlugin));
   SmallString<256> Path(sys::path::parent_path(sys::path::parent_path(Exe)));
   sys::path::append(Path, "lib", "CudaTidyModule.so");
-  return std::string(Path);
-}
-
-/// The nvcc compatibility header: <prefix>/share/cuda-tidy/, beside the
-/// bin/ directory this command is in.
-std::string findCompatHeader(const char *Argv0) {
-  std::string Exe =
-      sys::fs::getMainExecutable(Argv0, reinterpret_cast<void *>(&findPlugin));
-  SmallString<256> Path(sys::path::parent_path(sys::path::parent_path(Exe)));
-  sys::path::append(Path, "share", "cuda-tidy", "cuda_tidy_nvcc_compat.h");
   return std::string(Path);
 }
 
@@ -94,32 +82,6 @@ std::optional<std::string> misdirectedCudaVariable() {
       if (!Env->empty() && !sys::fs::is_directory(*Env))
         return std::string(Var) + " is '" + *Env + "', which is not a folder";
   return std::nullopt;
-}
-
-std::string findCuda() {
-  for (const char *Var : {"CUDA_PATH", "CUDA_HOME"})
-    if (std::optional<std::string> Env = sys::Process::GetEnv(Var))
-      if (sys::fs::is_directory(*Env))
-        return *Env;
-  return sys::fs::is_directory("/usr/local/cuda") ? "/usr/local/cuda" : "";
-}
-
-/// CUDA_VERSION from <cuda>/include/cuda.h, or 0.
-unsigned readCudaVersion(StringRef Cuda) {
-  SmallString<256> Header(Cuda);
-  sys::path::append(Header, "include", "cuda.h");
-  auto Buffer = MemoryBuffer::getFile(Header);
-  if (!Buffer)
-    return 0;
-  StringRef Text = (*Buffer)->getBuffer();
-  size_t Pos = Text.find("#define CUDA_VERSION ");
-  if (Pos == StringRef::npos)
-    return 0;
-  unsigned Version = 0;
-  Text.substr(Pos + strlen("#define CUDA_VERSION "))
-      .ltrim()
-      .consumeInteger(10, Version);
-  return Version;
 }
 
 bool hasOption(ArrayRef<std::string> Args, StringRef Name) {
@@ -326,25 +288,14 @@ int main(int Argc, const char **Argv) {
             : UserArgs[Found->first];
   std::optional<std::string> NamedCuda =
       UserCuda ? UserCuda : cuda_tidy::namedToolkit(UserArgs, DatabaseDir);
-  std::string Cuda = NamedCuda ? *NamedCuda : findCuda();
-  Gate.NoteRemovedApis = readCudaVersion(Cuda) >= 13000;
+  std::string Cuda = NamedCuda ? *NamedCuda : cuda_tidy::findCuda();
+  Gate.NoteRemovedApis = cuda_tidy::readCudaVersion(Cuda) >= 13000;
   if (!Cuda.empty() && !Help) {
-    auto Extra = [&](StringRef Flag) {
-      Args.push_back(("--extra-arg=" + Flag).str());
-    };
-    Extra("--cuda-path=" + Cuda);
-    if (readCudaVersion(Cuda) > NewestSupportedCuda) {
-      Extra("-Xclang");
-      Extra("-target-sdk-version=12.9");
-    }
-    SmallString<256> Cccl(Cuda);
-    sys::path::append(Cccl, "include", "cccl");
-    if (sys::fs::is_directory(Cccl))
-      Extra("-isystem" + std::string(Cccl));
-    Extra("-Wno-unknown-cuda-version");
-    std::string Compat = findCompatHeader(Argv[0]);
-    if (sys::fs::exists(Compat))
-      Extra("-include" + Compat);
+    std::string Exe = sys::fs::getMainExecutable(
+        Argv[0], reinterpret_cast<void *>(&findPlugin));
+    for (const std::string &Flag :
+         cuda_tidy::cudaToolchainFlags(Cuda, cuda_tidy::findCompatHeader(Exe)))
+      Args.push_back("--extra-arg=" + Flag);
   }
   Args.insert(Args.end(), UserArgs.begin(), UserArgs.end());
 

@@ -19,8 +19,11 @@
 //   device_builtin_texture_type, which makes it a device variable as nvcc
 //   did. Surface references are not declared.
 //
-// Only in CUDA mode, where __CUDA__ is set.
-#if defined(__CUDA__) && defined(__cplusplus) && !defined(CUDA_TIDY_NVCC_COMPAT)
+// Only in CUDA mode, where __CUDA__ is set, and once Clang's CUDA runtime
+// wrapper has defined __host__: with -nocudainc (a stub toolkit, as in
+// cuda-clangd's tests) there is nothing to be compatible with.
+#if defined(__CUDA__) && defined(__cplusplus) && defined(__host__) &&         \
+    !defined(CUDA_TIDY_NVCC_COMPAT)
 #define CUDA_TIDY_NVCC_COMPAT
 #include <math.h>
 #include <time.h>

@@ -25,6 +25,9 @@ def main():
         lines += ["if (threadIdx.x > %d) {" % i for i in range(depth)]
         lines.append("__syncthreads();")
         lines += ["}"] * depth
+        # A barrier after the nest: without it the guards wrap the rest of
+        # the kernel and are early exits, which sm_70 allows.
+        lines.append("__syncthreads();")
         lines.append("}")
     elif kind == "loops":
         lines.append("__global__ void k(int *out, int n) {")
