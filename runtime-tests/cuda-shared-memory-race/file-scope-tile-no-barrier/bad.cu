@@ -26,7 +26,8 @@ constexpr int kThreads = kTile * kTile;
 // A tile at namespace scope.
 __shared__ float tile[kTile][kTile];
 
-// out[ty][tx] = in[(tx + 1) % 16][ty]: a transpose with a shifted column.
+// out[ty][tx] = tile[ty][(tx + 1) % 16] = in[ty][(tx + 1) % 16]: the tile is
+// written transposed and read transposed back, one column over.
 __global__ void shiftedTranspose(const float *in, float *out) {
   int tx = threadIdx.x, ty = threadIdx.y;
   tile[tx][ty] = in[tx * kTile + ty];
@@ -37,7 +38,7 @@ __global__ void shiftedTranspose(const float *in, float *out) {
 void reference(const float *in, float *expected) {
   for (int ty = 0; ty < kTile; ++ty)
     for (int tx = 0; tx < kTile; ++tx)
-      expected[ty * kTile + tx] = in[((tx + 1) % kTile) * kTile + ty];
+      expected[ty * kTile + tx] = in[ty * kTile + (tx + 1) % kTile];
 }
 
 int main() {
