@@ -1592,11 +1592,15 @@ ThreadDependenceAnalysis::analyze(const FunctionDecl *FD) {
 
   AnalysisDeclContext *AC = Manager.getContext(FD);
   CFG *Graph = AC ? AC->getCFG() : nullptr;
-  // Very large generated bodies are skipped: the analysis is quadratic in
-  // the number of blocks in the worst case and must stay linter-fast.
-  constexpr unsigned MaxBlocks = 4000;
-  if (!Graph || Graph->getNumBlockIDs() > MaxBlocks) {
+  if (!Graph) {
     Results[FD] = nullptr;
+    return nullptr;
+  }
+  // The reach sets are quadratic in memory (a bit per pair of blocks), so
+  // there is a limit; the checks tell the user about every body past it.
+  if (Graph->getNumBlockIDs() > Options.MaxBlocks) {
+    Results[FD] = nullptr;
+    OversizedBodies.push_back({FD, Graph->getNumBlockIDs()});
     return nullptr;
   }
 
