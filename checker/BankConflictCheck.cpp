@@ -2,6 +2,7 @@
 
 #include "BankConflictCheck.h"
 #include "KernelLaunches.h"
+#include "SizeLimit.h"
 #include "Timing.h"
 #include "analysis/BankConflict.h"
 #include "clang/AST/ASTContext.h"
@@ -17,8 +18,9 @@ class BankConflictCheck::Collector : public BankConflictHandler {
 public:
   Collector(BankConflictCheck &Check, ASTContext &Context,
             unsigned MinimumDegree, AssumedShapes Assumed)
-      : Check(Check), Context(Context), Dependence(Context, {}),
-        Assumed(Assumed), Banks(Dependence, *this, MinimumDegree, Assumed) {}
+      : Check(Check), Context(Context),
+        Dependence(Context, withBlockLimit(Check.MaxBlocks)), Assumed(Assumed),
+        Banks(Dependence, *this, MinimumDegree, Assumed) {}
 
   ASTContext &getContext() const { return Context; }
   KernelLaunches Launches;
@@ -31,6 +33,7 @@ public:
             Kernel, Launches.shapesFor(Kernel, Dependence, Assumed, Index));
       });
     Slowest.report("cuda-bank-conflict");
+    reportOversizedBodies(Check, Dependence, "bank conflicts", Reported);
   }
 
   static std::string AssumedText(const BankConflict &C) {
@@ -120,6 +123,7 @@ private:
   BankConflictCheck &Check;
   ASTContext &Context;
   ThreadDependenceAnalysis Dependence;
+  size_t Reported = 0;
   AssumedShapes Assumed;
   BankConflictAnalysis Banks;
 };
@@ -127,6 +131,7 @@ private:
 BankConflictCheck::BankConflictCheck(StringRef Name, ClangTidyContext *Context)
     : ClangTidyCheck(Name, Context),
       MinimumDegree(Options.get("MinimumDegree", 4U)),
+      MaxBlocks(Options.get("MaxBlocks", DefaultMaxBlocks)),
       AssumedBlockSizes(Options, "256", "16,16;32,8;32,32", "8,8,4"),
       LaunchIndex(Options) {}
 
@@ -134,6 +139,7 @@ BankConflictCheck::~BankConflictCheck() = default;
 
 void BankConflictCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "MinimumDegree", MinimumDegree);
+  Options.store(Opts, "MaxBlocks", MaxBlocks);
   AssumedBlockSizes.store(Options, Opts);
   LaunchIndex.store(Options, Opts);
 }

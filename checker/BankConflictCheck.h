@@ -30,6 +30,7 @@ public:
 
 private:
   const unsigned MinimumDegree;
+  const unsigned MaxBlocks;
   const AssumedBlockSizeOptions AssumedBlockSizes;
   const LaunchIndexOptions LaunchIndex;
   class Collector;

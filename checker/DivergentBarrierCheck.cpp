@@ -1,6 +1,7 @@
 //===--- DivergentBarrierCheck.cpp - cuda-tidy ----------------------------===//
 
 #include "DivergentBarrierCheck.h"
+#include "SizeLimit.h"
 #include "Timing.h"
 #include "analysis/BarrierDivergence.h"
 #include "clang/AST/ASTContext.h"
@@ -42,6 +43,7 @@ public:
         report(D);
     Pending.clear();
     Slowest.report("cuda-divergent-barrier");
+    reportOversizedBodies(Check, Dependence, "divergent barriers", Reported);
   }
 
   void handleUnwrittenSharedRead(const UnwrittenSharedRead &R) override {
@@ -119,6 +121,7 @@ private:
   ThreadDependenceAnalysis Dependence;
   BarrierDivergenceAnalysis Barriers;
   std::vector<DivergentBarrier> Pending;
+  size_t Reported = 0;
 };
 
 DivergentBarrierCheck::DivergentBarrierCheck(StringRef Name,
@@ -126,12 +129,14 @@ DivergentBarrierCheck::DivergentBarrierCheck(StringRef Name,
     : ClangTidyCheck(Name, Context), ExitedThreadsHoldBarriers(Options.get(
                                          "ExitedThreadsHoldBarriers", false)),
       UnknownCallsAreThreadDependent(
-          Options.get("UnknownCallsAreThreadDependent", false)) {}
+          Options.get("UnknownCallsAreThreadDependent", false)),
+      MaxBlocks(Options.get("MaxBlocks", DefaultMaxBlocks)) {}
 
 DivergentBarrierCheck::~DivergentBarrierCheck() = default;
 
 void DivergentBarrierCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "ExitedThreadsHoldBarriers", ExitedThreadsHoldBarriers);
+  Options.store(Opts, "MaxBlocks", MaxBlocks);
   Options.store(Opts, "UnknownCallsAreThreadDependent",
                 UnknownCallsAreThreadDependent);
 }
@@ -166,6 +171,7 @@ void DivergentBarrierCheck::check(const MatchFinder::MatchResult &Result) {
     DependenceOptions Options;
     Options.ExitedThreadsHoldBarriers = ExitedThreadsHoldBarriers;
     Options.UnknownCallsAreThreadDependent = UnknownCallsAreThreadDependent;
+    Options.MaxBlocks = MaxBlocks;
     State = std::make_unique<Reporter>(*this, *Result.Context, Options);
   }
   State->analyze(FD);

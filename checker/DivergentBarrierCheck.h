@@ -29,6 +29,7 @@ public:
 private:
   const bool ExitedThreadsHoldBarriers;
   const bool UnknownCallsAreThreadDependent;
+  const unsigned MaxBlocks;
   class Reporter;
   std::unique_ptr<Reporter> State;
 };

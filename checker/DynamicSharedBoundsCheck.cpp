@@ -2,6 +2,7 @@
 
 #include "DynamicSharedBoundsCheck.h"
 #include "KernelLaunches.h"
+#include "SizeLimit.h"
 #include "Timing.h"
 #include "analysis/DynamicSharedBounds.h"
 #include "clang/AST/ASTContext.h"
@@ -19,7 +20,8 @@ class DynamicSharedBoundsCheck::Collector : public DynamicSharedHandler {
 public:
   Collector(DynamicSharedBoundsCheck &Check, ASTContext &Context,
             bool ReportPossible)
-      : Check(Check), Context(Context), Dependence(Context, {}),
+      : Check(Check), Context(Context),
+        Dependence(Context, withBlockLimit(Check.MaxBlocks)),
         Bounds(Dependence, *this, ReportPossible) {}
 
   ASTContext &getContext() const { return Context; }
@@ -53,6 +55,8 @@ public:
     SlowestAnalysis Slowest;
     Slowest.time("all launches", [&] { Bounds.analyze(Launches, Attributes); });
     Slowest.report("cuda-dynamic-shared-bounds");
+    reportOversizedBodies(Check, Dependence, "dynamic shared memory bounds",
+                          Reported);
   }
 
   void handleProblem(const DynamicSharedProblem &P) override {
@@ -140,6 +144,7 @@ private:
   DynamicSharedBoundsCheck &Check;
   ASTContext &Context;
   ThreadDependenceAnalysis Dependence;
+  size_t Reported = 0;
   DynamicSharedBoundsAnalysis Bounds;
 };
 
@@ -147,12 +152,14 @@ DynamicSharedBoundsCheck::DynamicSharedBoundsCheck(StringRef Name,
                                                    ClangTidyContext *Context)
     : ClangTidyCheck(Name, Context),
       ReportPossibleOverflows(Options.get("ReportPossibleOverflows", false)),
+      MaxBlocks(Options.get("MaxBlocks", DefaultMaxBlocks)),
       LaunchIndex(Options) {}
 
 DynamicSharedBoundsCheck::~DynamicSharedBoundsCheck() = default;
 
 void DynamicSharedBoundsCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "ReportPossibleOverflows", ReportPossibleOverflows);
+  Options.store(Opts, "MaxBlocks", MaxBlocks);
   LaunchIndex.store(Options, Opts);
 }
 

@@ -29,6 +29,7 @@ public:
 
 private:
   const bool ReportPossibleOverflows;
+  const unsigned MaxBlocks;
   const LaunchIndexOptions LaunchIndex;
   class Collector;
   std::unique_ptr<Collector> State;

@@ -2,6 +2,7 @@
 
 #include "SharedMemoryRaceCheck.h"
 #include "KernelLaunches.h"
+#include "SizeLimit.h"
 #include "Timing.h"
 #include "analysis/SharedMemoryRace.h"
 #include "clang/AST/ASTContext.h"
@@ -21,7 +22,8 @@ class SharedMemoryRaceCheck::Collector : public SharedRaceHandler {
 public:
   Collector(SharedMemoryRaceCheck &Check, ASTContext &Context,
             RaceOptions Options)
-      : Check(Check), Context(Context), Dependence(Context, {}),
+      : Check(Check), Context(Context),
+        Dependence(Context, withBlockLimit(Check.MaxBlocks)),
         Assumed(Options.Assumed), Races(Dependence, *this, Options) {}
 
   ASTContext &getContext() const { return Context; }
@@ -35,6 +37,7 @@ public:
             Kernel, Launches.shapesFor(Kernel, Dependence, Assumed, Index));
       });
     Slowest.report("cuda-shared-memory-race");
+    reportOversizedBodies(Check, Dependence, "shared-memory races", Reported);
   }
 
   void handleRace(const SharedRace &Race) override {
@@ -119,18 +122,12 @@ public:
 
   void handleIncomplete(const FunctionDecl *Kernel,
                         IncompleteReason Reason) override {
-    if (Reason == IncompleteReason::TimeBudget)
-      Check.diag(Kernel->getLocation(),
-                 "kernel '%0' was not fully analysed for shared-memory races: "
-                 "its analysis passed the budget of %1 ms of processor time; "
-                 "raise the "
-                 "check's 'TimeBudgetMs' option to analyse it fully")
-          << Kernel->getName() << Check.TimeBudgetMs;
-    else
-      Check.diag(Kernel->getLocation(),
-                 "kernel '%0' was not analysed for shared-memory races: its "
-                 "body is past the size limit of the dependence analysis")
-          << Kernel->getName();
+    Check.diag(Kernel->getLocation(),
+               "kernel '%0' was not fully analysed for shared-memory races: "
+               "its analysis passed the budget of %1 ms of processor time; "
+               "raise the "
+               "check's 'TimeBudgetMs' option to analyse it fully")
+        << Kernel->getName() << Check.TimeBudgetMs;
   }
 
 private:
@@ -139,6 +136,7 @@ private:
   llvm::DenseSet<std::pair<const FunctionDecl *, const VarDecl *>>
       WarpSynchronousReported;
   ThreadDependenceAnalysis Dependence;
+  size_t Reported = 0;
   AssumedShapes Assumed;
   SharedMemoryRaceAnalysis Races;
 };
@@ -148,7 +146,8 @@ SharedMemoryRaceCheck::SharedMemoryRaceCheck(StringRef Name,
     : ClangTidyCheck(Name, Context),
       AssumedBlockSizes(Options, "256", "16,16", "8,8,4"), LaunchIndex(Options),
       ReportPossibleRaces(Options.get("ReportPossibleRaces", false)),
-      TimeBudgetMs(Options.get("TimeBudgetMs", 2000U)) {}
+      TimeBudgetMs(Options.get("TimeBudgetMs", 2000U)),
+      MaxBlocks(Options.get("MaxBlocks", DefaultMaxBlocks)) {}
 
 SharedMemoryRaceCheck::~SharedMemoryRaceCheck() = default;
 
@@ -157,6 +156,7 @@ void SharedMemoryRaceCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   LaunchIndex.store(Options, Opts);
   Options.store(Opts, "ReportPossibleRaces", ReportPossibleRaces);
   Options.store(Opts, "TimeBudgetMs", TimeBudgetMs);
+  Options.store(Opts, "MaxBlocks", MaxBlocks);
 }
 
 void SharedMemoryRaceCheck::registerMatchers(MatchFinder *Finder) {

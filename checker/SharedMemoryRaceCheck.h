@@ -33,6 +33,7 @@ private:
   const bool ReportPossibleRaces;
   /// Milliseconds one kernel's analysis may take (0: no limit).
   const unsigned TimeBudgetMs;
+  const unsigned MaxBlocks;
   class Collector;
   std::unique_ptr<Collector> State;
 };

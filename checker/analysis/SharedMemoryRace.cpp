@@ -1090,14 +1090,10 @@ void KernelRaceFinder::run(llvm::ArrayRef<BlockShape> Shapes) {
 void SharedMemoryRaceAnalysis::analyzeKernel(
     const FunctionDecl *Kernel, llvm::ArrayRef<BlockShape> Shapes) {
   const FunctionDependence *Deps = Dependence.analyze(Kernel);
-  if (!Deps) {
-    // A body the dependence analysis declined (too large) is not silence.
-    const FunctionDecl *Definition = nullptr;
-    if (Kernel->hasBody(Definition) && Definition &&
-        !Definition->isDependentContext())
-      Handler.handleIncomplete(Definition, IncompleteReason::Size);
+  // A body the dependence analysis declined for its size is in its
+  // getOversizedBodies(), which the check reports.
+  if (!Deps)
     return;
-  }
   SharedAccessCollector Collector(Dependence.getContext(), *Deps);
   Collector.collect();
   KernelRaceFinder(Collector, Handler, Options, Deps->getFunction())

@@ -93,9 +93,7 @@ struct SharedRace {
 /// Why a kernel was not fully analysed.
 enum class IncompleteReason {
   /// Its race analysis passed RaceOptions::TimeBudgetMs.
-  TimeBudget,
-  /// Its body is past the size the dependence analysis accepts.
-  Size
+  TimeBudget
 };
 
 class SharedRaceHandler {

@@ -15,8 +15,8 @@
 #include "clang/Analysis/FlowSensitive/DataflowWorklist.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/BitVector.h"
+#include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/ADT/SetVector.h"
-#include <deque>
 
 namespace clang::cuda_tidy {
 
@@ -248,72 +248,255 @@ bool isOutParameter(QualType T) {
 // Control structure: control dependence, reachability, early exits
 //===----------------------------------------------------------------------===//
 
-/// Reachability queries need a block to avoid ("reached from X without
-/// passing through C"), which CFGReverseBlockReachabilityAnalysis does not
-/// offer; the graphs are small, so a breadth-first search per query does.
+/// Control dependence and reachability for one CFG, each computed once for
+/// the whole function so that the cost stays near-linear in its size.
+///
+/// Control dependence: clang's ControlDependencyCalculator runs the iterated
+/// dominance frontier calculator once per queried block, and each run walks
+/// the post-dominator subtree of that block: in straight-line code every
+/// block post-dominates everything before it, so asking for every block
+/// costs the square of the body. Here the post-dominance frontier of every
+/// block is built bottom-up over the post-dominator tree in one pass (a
+/// block's frontier is its own predecessors and its children's frontiers,
+/// filtered by tree level), in the order the calculator would find them;
+/// the transitive closure of a block then replays the calculator's priority
+/// queue over those lists, so the closures, nearest first, are exactly the
+/// calculator's.
+///
+/// Reachability: the strongly connected components of the CFG in reverse
+/// topological order (Tarjan), with one bit set per component: the blocks it
+/// reaches. Queries that must avoid a block ("reached from X without passing
+/// through C"), which CFGReverseBlockReachabilityAnalysis does not offer,
+/// are answered from those sets when the avoided block is out of reach, and
+/// by a search cached per pair otherwise.
 struct FunctionDependence::ControlInfo {
   explicit ControlInfo(CFG *Graph)
-      : Graph(Graph), Dependencies(Graph), Blocks(Graph->getNumBlockIDs()) {
+      : Graph(Graph), PostDom(Graph), Blocks(Graph->getNumBlockIDs()),
+        Frontier(Graph->getNumBlockIDs()) {
     for (const CFGBlock *B : *Graph)
       Blocks[B->getBlockID()] = B;
+    computeFrontiers();
   }
 
   CFG *Graph;
-  ControlDependencyCalculator Dependencies;
+  CFGPostDomTree PostDom;
   std::vector<const CFGBlock *> Blocks; // By block ID.
-  llvm::DenseMap<const CFGBlock *, llvm::BitVector> Reach;
+  /// The post-dominance frontier of each block (its direct control
+  /// dependences), by block ID.
+  std::vector<llvm::SmallVector<const CFGBlock *, 2>> Frontier;
+  /// Strongly connected components, built on the first reachability query:
+  /// the component of each block (by block ID), and per component the
+  /// blocks it reaches, itself included.
+  std::vector<unsigned> ComponentOf;
+  std::vector<llvm::BitVector> ComponentReach;
+  /// Per component: whether a block it reaches disqualifies it as a quiet
+  /// way out of the function (see isExitRegion); built on first use.
+  llvm::BitVector ReachesNoisyBlock;
+  bool ExitRegionsKnown = false;
+  llvm::DenseMap<std::pair<const CFGBlock *, const CFGBlock *>, llvm::BitVector>
+      ReachAvoiding;
   llvm::DenseMap<const CFGBlock *, llvm::SmallVector<const CFGBlock *, 4>>
       Closure;
   llvm::DenseMap<std::pair<const CFGBlock *, const CFGBlock *>, bool> EarlyExit;
-  llvm::DenseMap<const CFGBlock *, bool> ExitRegion;
   llvm::DenseMap<const CFGBlock *, bool> Observable;
   llvm::BitVector BarrierBlocks;
 
-  llvm::BitVector reachableFrom(const CFGBlock *From,
-                                const CFGBlock *Avoid = nullptr) const {
-    llvm::BitVector Seen(Graph->getNumBlockIDs());
-    std::deque<const CFGBlock *> Queue{From};
-    Seen.set(From->getBlockID());
-    while (!Queue.empty()) {
-      const CFGBlock *B = Queue.front();
-      Queue.pop_front();
-      for (const CFGBlock *Succ : B->succs()) {
-        if (!Succ || Succ == Avoid || Seen.test(Succ->getBlockID()))
-          continue;
-        Seen.set(Succ->getBlockID());
-        Queue.push_back(Succ);
+  /// The post-dominance frontier of every block, each in the order in which
+  /// llvm::IDFCalculator emits it: a depth-first walk of the block's
+  /// post-dominator subtree (the block, then its children last to first),
+  /// listing at each node the predecessors no deeper in the tree than the
+  /// block. A child's list already holds its subtree's predecessors no deeper
+  /// than the child, so each list is built from the children's lists;
+  /// a predecessor rises through the tree only as far as it stays in the
+  /// frontier, so the total work is the size of the frontiers.
+  void computeFrontiers() {
+    auto &Tree = PostDom.getBase();
+    Tree.updateDFSNumbers();
+    constexpr unsigned None = ~0u;
+    std::vector<unsigned> ListedFor(Blocks.size(), None);
+    for (DomTreeNode *Node : llvm::post_order(Tree.getRootNode())) {
+      const CFGBlock *B = Node->getBlock();
+      if (!B)
+        continue; // The virtual root of a tree with several exits.
+      unsigned Level = Node->getLevel(), ID = B->getBlockID();
+      auto &List = Frontier[ID];
+      auto Add = [&](const CFGBlock *P) {
+        const DomTreeNode *PNode = Tree.getNode(P);
+        if (!PNode || PNode->getLevel() > Level ||
+            ListedFor[P->getBlockID()] == ID)
+          return;
+        ListedFor[P->getBlockID()] = ID;
+        List.push_back(P);
+      };
+      for (const CFGBlock *P : B->preds())
+        if (P)
+          Add(P);
+      for (auto It = Node->end(); It != Node->begin();) {
+        --It;
+        for (const CFGBlock *P : Frontier[(*It)->getBlock()->getBlockID()])
+          Add(P);
       }
     }
-    return Seen;
   }
 
-  const llvm::BitVector &reach(const CFGBlock *From) {
-    auto It = Reach.find(From);
-    if (It == Reach.end())
-      It = Reach.insert({From, reachableFrom(From)}).first;
-    return It->second;
-  }
-
-  /// The blocks \p B is control dependent on, transitively; nearest first.
+  /// The blocks \p B is control dependent on, transitively; nearest first:
+  /// the iterated post-dominance frontier of \p B, without \p B, in the
+  /// order of llvm::IDFCalculator (deepest tree level first).
   const llvm::SmallVector<const CFGBlock *, 4> &closure(const CFGBlock *B) {
     auto It = Closure.find(B);
     if (It != Closure.end())
       return It->second;
     llvm::SmallVector<const CFGBlock *, 4> Order;
+    const auto &Tree = PostDom.getBase();
+    using Key = std::pair<unsigned, unsigned>;
+    auto KeyOf = [&](const CFGBlock *X) {
+      const DomTreeNode *Node = Tree.getNode(X);
+      return Key(Node->getLevel(), Node->getDFSNumIn());
+    };
+    auto Deeper = [](const std::pair<Key, const CFGBlock *> &A,
+                     const std::pair<Key, const CFGBlock *> &B) {
+      return A.first < B.first;
+    };
+    llvm::SmallVector<std::pair<Key, const CFGBlock *>, 8> Queue;
     llvm::SmallPtrSet<const CFGBlock *, 8> Seen;
-    std::deque<const CFGBlock *> Queue{B};
+    if (Tree.getNode(B))
+      Queue.push_back({KeyOf(B), B});
     while (!Queue.empty()) {
-      const CFGBlock *Cur = Queue.front();
-      Queue.pop_front();
-      for (CFGBlock *Dep :
-           Dependencies.getControlDependencies(const_cast<CFGBlock *>(Cur))) {
-        if (Dep == B || !Seen.insert(Dep).second)
+      std::pop_heap(Queue.begin(), Queue.end(), Deeper);
+      const CFGBlock *Root = Queue.pop_back_val().second;
+      for (const CFGBlock *Dep : Frontier[Root->getBlockID()]) {
+        if (!Seen.insert(Dep).second || Dep == B)
           continue;
         Order.push_back(Dep);
-        Queue.push_back(Dep);
+        Queue.push_back({KeyOf(Dep), Dep});
+        std::push_heap(Queue.begin(), Queue.end(), Deeper);
       }
     }
     return Closure[B] = std::move(Order);
+  }
+
+  /// Tarjan's algorithm, iterative (bodies may be deep), then the reach sets
+  /// in the order the components complete: every successor component first.
+  void computeComponents() {
+    unsigned N = Blocks.size();
+    constexpr unsigned Unvisited = ~0u;
+    ComponentOf.assign(N, Unvisited);
+    std::vector<unsigned> Index(N, Unvisited), LowLink(N, 0);
+    std::vector<unsigned> Stack;
+    std::vector<bool> OnStack(N, false);
+    std::vector<std::vector<unsigned>> Members;
+    unsigned NextIndex = 0;
+    auto Successors = [&](unsigned ID) {
+      llvm::SmallVector<unsigned, 2> Result;
+      if (const CFGBlock *B = Blocks[ID])
+        for (const CFGBlock *S : B->succs())
+          if (S)
+            Result.push_back(S->getBlockID());
+      return Result;
+    };
+    struct Frame {
+      unsigned ID;
+      llvm::SmallVector<unsigned, 2> Succs;
+      unsigned Next = 0;
+    };
+    for (unsigned Start = 0; Start < N; ++Start) {
+      if (Index[Start] != Unvisited)
+        continue;
+      std::vector<Frame> Frames;
+      auto Enter = [&](unsigned ID) {
+        Index[ID] = LowLink[ID] = NextIndex++;
+        Stack.push_back(ID);
+        OnStack[ID] = true;
+        Frames.push_back({ID, Successors(ID)});
+      };
+      Enter(Start);
+      while (!Frames.empty()) {
+        Frame &F = Frames.back();
+        if (F.Next < F.Succs.size()) {
+          unsigned S = F.Succs[F.Next++];
+          if (Index[S] == Unvisited)
+            Enter(S);
+          else if (OnStack[S])
+            LowLink[F.ID] = std::min(LowLink[F.ID], Index[S]);
+          continue;
+        }
+        unsigned ID = F.ID;
+        Frames.pop_back();
+        if (!Frames.empty())
+          LowLink[Frames.back().ID] =
+              std::min(LowLink[Frames.back().ID], LowLink[ID]);
+        if (LowLink[ID] != Index[ID])
+          continue;
+        unsigned Component = Members.size();
+        Members.emplace_back();
+        unsigned Member;
+        do {
+          Member = Stack.back();
+          Stack.pop_back();
+          OnStack[Member] = false;
+          ComponentOf[Member] = Component;
+          Members.back().push_back(Member);
+        } while (Member != ID);
+      }
+    }
+    ComponentReach.assign(Members.size(), llvm::BitVector());
+    for (unsigned Component = 0; Component < Members.size(); ++Component) {
+      llvm::BitVector Reach(N);
+      for (unsigned Member : Members[Component]) {
+        Reach.set(Member);
+        for (unsigned S : Successors(Member))
+          if (ComponentOf[S] != Component)
+            Reach |= ComponentReach[ComponentOf[S]];
+      }
+      ComponentReach[Component] = std::move(Reach);
+    }
+  }
+
+  /// The blocks \p From reaches, itself included.
+  const llvm::BitVector &reach(const CFGBlock *From) {
+    if (ComponentOf.empty())
+      computeComponents();
+    return ComponentReach[ComponentOf[From->getBlockID()]];
+  }
+
+  /// Whether \p B lies on a cycle of the CFG.
+  bool onCycle(const CFGBlock *B) {
+    return llvm::any_of(B->succs(), [&](const CFGBlock *N) {
+      return N && reach(N).test(B->getBlockID());
+    });
+  }
+
+  /// The blocks \p From reaches without passing through \p Avoid.
+  llvm::BitVector reachableFrom(const CFGBlock *From, const CFGBlock *Avoid) {
+    if (From != Avoid && !reach(From).test(Avoid->getBlockID()))
+      return reach(From);
+    auto Key = std::make_pair(From, Avoid);
+    auto It = ReachAvoiding.find(Key);
+    if (It != ReachAvoiding.end())
+      return It->second;
+    llvm::BitVector Seen(Graph->getNumBlockIDs());
+    llvm::SmallVector<const CFGBlock *, 16> Work{From};
+    Seen.set(From->getBlockID());
+    while (!Work.empty()) {
+      const CFGBlock *B = Work.pop_back_val();
+      for (const CFGBlock *Succ : B->succs()) {
+        if (!Succ || Succ == Avoid || Seen.test(Succ->getBlockID()))
+          continue;
+        Seen.set(Succ->getBlockID());
+        Work.push_back(Succ);
+      }
+    }
+    return ReachAvoiding[Key] = std::move(Seen);
+  }
+
+  /// Whether \p To can be reached from \p From without passing \p Avoid.
+  bool reachesAvoiding(const CFGBlock *From, const CFGBlock *To,
+                       const CFGBlock *Avoid) {
+    if (!reach(From).test(To->getBlockID()))
+      return false;
+    if (From == To)
+      return true;
+    return reachableFrom(From, Avoid).test(To->getBlockID());
   }
 
   /// Whether the statements of \p B can be seen by other threads: they name
@@ -363,31 +546,47 @@ struct FunctionDependence::ControlInfo {
     return false;
   }
 
+  /// Whether \p R, on a path out of the function, makes that path more than
+  /// a quiet exit: it waits at a barrier, cannot reach the exit, touches
+  /// what other threads see, or lies on a loop.
+  bool isNoisy(const CFGBlock *R) {
+    return BarrierBlocks.test(R->getBlockID()) ||
+           !reach(R).test(Graph->getExit().getBlockID()) || isObservable(R) ||
+           onCycle(R);
+  }
+
   /// True if every path from \p S leaves the function, reaches no barrier
   /// and touches nothing another thread can see on the way, and runs no
   /// loop: the threads that take it are gone, quietly and soon. A path may
   /// leave through a `return` or by falling off the end of the body: on the
-  /// CFG the two are the same edge into the exit block.
+  /// CFG the two are the same edge into the exit block. Computed for every
+  /// component at once, successors first.
   bool isExitRegion(const CFGBlock *S) {
-    auto It = ExitRegion.find(S);
-    if (It != ExitRegion.end())
-      return It->second;
-    const CFGBlock &Exit = Graph->getExit();
-    llvm::BitVector Region = reach(S);
-    bool Result = true;
-    for (unsigned ID : Region.set_bits()) {
-      const CFGBlock *R = Blocks[ID];
-      if (R == &Exit)
-        continue;
-      if (BarrierBlocks.test(ID) || !reach(R).test(Exit.getBlockID()) ||
-          isObservable(R) || llvm::any_of(R->succs(), [&](const CFGBlock *N) {
-            return N && reach(N).test(ID);
-          })) {
-        Result = false;
-        break;
+    if (!ExitRegionsKnown) {
+      reach(S);
+      ReachesNoisyBlock.resize(ComponentReach.size());
+      std::vector<std::vector<unsigned>> Members(ComponentReach.size());
+      for (unsigned ID = 0; ID < Blocks.size(); ++ID)
+        Members[ComponentOf[ID]].push_back(ID);
+      const CFGBlock *Exit = &Graph->getExit();
+      for (unsigned Component = 0; Component < Members.size(); ++Component) {
+        bool Noisy = false;
+        for (unsigned ID : Members[Component]) {
+          const CFGBlock *R = Blocks[ID];
+          if (!R)
+            continue;
+          if (R != Exit && isNoisy(R))
+            Noisy = true;
+          for (const CFGBlock *Succ : R->succs())
+            if (Succ && ReachesNoisyBlock.test(ComponentOf[Succ->getBlockID()]))
+              Noisy = true;
+        }
+        if (Noisy)
+          ReachesNoisyBlock.set(Component);
       }
+      ExitRegionsKnown = true;
     }
-    return ExitRegion[S] = Result;
+    return !ReachesNoisyBlock.test(ComponentOf[S->getBlockID()]);
   }
 
   /// True if the branch at \p C splits threads into those that go on towards
@@ -469,7 +668,7 @@ bool FunctionDependence::reaches(const CFGBlock *From, const CFGBlock *To,
                                  const CFGBlock *Avoid) const {
   if (!Avoid)
     return Control->reach(From).test(To->getBlockID());
-  return Control->reachableFrom(From, Avoid).test(To->getBlockID());
+  return Control->reachesAvoiding(From, To, Avoid);
 }
 
 bool FunctionDependence::isEarlyReturn(const CFGBlock *C,
@@ -923,8 +1122,13 @@ void DependenceBuilder::setVar(const VarDecl *VD, DepSet Value, bool Strong,
     if (!W.empty())
       Known[VD] = W;
   }
-  DepSet &Slot = S[VD];
-  Slot = Strong ? Value : (Slot | Value);
+  // Only variables that depend on something are kept: the states stay as
+  // small as the set of such variables, not as the set of all locals.
+  DepSet Updated = Strong ? Value : (S.lookup(VD) | Value);
+  if (Updated)
+    S[VD] = Updated;
+  else
+    S.erase(VD);
 }
 
 DependenceBuilder::LValueRoot DependenceBuilder::pointerRoot(const Expr *E,
@@ -1220,8 +1424,9 @@ void DependenceBuilder::transferBlock(const CFGBlock *B, State &S) {
 DepSet DependenceBuilder::controlTaint(const CFGBlock *B, bool Escaping) {
   DepSet Taint = 0;
   for (const CFGBlock *C : R.Control->closure(B))
-    if (Escaping || !R.Control->isEarlyExit(C, B))
-      Taint |= R.getConditionDeps(C);
+    if (DepSet Deps = R.getConditionDeps(C))
+      if (Escaping || !R.Control->isEarlyExit(C, B))
+        Taint |= Deps;
   return Taint;
 }
 
@@ -1387,11 +1592,15 @@ ThreadDependenceAnalysis::analyze(const FunctionDecl *FD) {
 
   AnalysisDeclContext *AC = Manager.getContext(FD);
   CFG *Graph = AC ? AC->getCFG() : nullptr;
-  // Very large generated bodies are skipped: the analysis is quadratic in
-  // the number of blocks in the worst case and must stay linter-fast.
-  constexpr unsigned MaxBlocks = 4000;
-  if (!Graph || Graph->getNumBlockIDs() > MaxBlocks) {
+  if (!Graph) {
     Results[FD] = nullptr;
+    return nullptr;
+  }
+  // The reach sets are quadratic in memory (a bit per pair of blocks), so
+  // there is a limit; the checks tell the user about every body past it.
+  if (Graph->getNumBlockIDs() > Options.MaxBlocks) {
+    Results[FD] = nullptr;
+    OversizedBodies.push_back({FD, Graph->getNumBlockIDs()});
     return nullptr;
   }
 
