@@ -951,8 +951,13 @@ KernelRaceFinder::Verdict KernelRaceFinder::decideDataIndexed(
           Undecided = true;
           break;
         }
-        if (*Addr < 0 || (Size >= 0 && *Addr + Plain.Width > Size))
+        if (*Addr < 0 || (Size >= 0 && *Addr + Plain.Width > Size)) {
+          // Under an assumed shape that says the shape is not the one the
+          // kernel is written for.
+          if (Shape.Assumed)
+            return Verdict::Skip;
           continue;
+        }
         for (std::int64_t Byte = *Addr; Byte < *Addr + Plain.Width; ++Byte) {
           auto &Slot = Touch.try_emplace(Byte, T, -1).first->second;
           if (Slot.first != T && Slot.second < 0 &&

@@ -154,3 +154,37 @@ void launch(const unsigned *in, const int *signedIn, unsigned *out, int n) {
   oneWarp<<<1, 32>>>(in, out);
 }
 
+
+// --- No launch: the block shape is assumed -----------------------------------
+
+// 64 threads from the extents of 'counts': each adding thread zeroes a bin.
+__global__ void assumedFromExtents(const unsigned *in, unsigned *out) {
+  __shared__ unsigned counts[64];
+  int t = threadIdx.x;
+  counts[t] = 0;
+  atomicAdd(&counts[in[t] % 64], 1u);
+  // CHECK-NOTES-POSSIBLE: :[[@LINE-1]]:13: warning: possible write after write race on shared 'counts': no barrier orders this atomic update after another thread's write [cuda-shared-memory-race]
+  // CHECK-NOTES-POSSIBLE: :[[@LINE-3]]:3: note: the other thread's write is here
+  // CHECK-NOTES-POSSIBLE: :[[@LINE-3]]:13: note: for example, thread (1,0,0) writes 'counts[1]' and thread (0,0,0)'s atomic hits it for data with 'in[t] % 64' == 1, with blockDim (64,1,1) (assumed from the extents of 'counts': no launch of this kernel was found)
+  __syncthreads();
+  out[t] = counts[t];
+}
+
+__global__ void assumedShapeGuardedZeroing(const unsigned *in, unsigned *out) {
+  __shared__ unsigned counts[64];
+  int t = threadIdx.x;
+  if (t < 64)
+    counts[t] = 0;
+  atomicAdd(&counts[in[t] % 64], 1u);
+  // CHECK-NOTES: :[[@LINE-1]]:13: warning: write after write race on shared 'counts': no barrier orders this atomic update after another thread's write [cuda-shared-memory-race]
+  // CHECK-NOTES: :[[@LINE-3]]:5: note: the other thread's write is here
+  // CHECK-NOTES: :[[@LINE-3]]:13: note: for example, thread (0,0,0) writes 'counts[0]' and thread (64,0,0)'s atomic hits it for data with 'in[t] % 64' == 0; another thread touches every element 'in[t] % 64' can select, so the race happens whatever the data, with blockDim (256,1,1) (assumed: no launch of this kernel was found)
+  // CHECK-NOTES: :[[@LINE-4]]:3: note: a barrier is missing before this statement
+  // CHECK-NOTES-POSSIBLE: :[[@LINE-5]]:13: warning: write after write race on shared 'counts': no barrier orders this atomic update after another thread's write [cuda-shared-memory-race]
+  // CHECK-NOTES-POSSIBLE: :[[@LINE-7]]:5: note: the other thread's write is here
+  // CHECK-NOTES-POSSIBLE: :[[@LINE-7]]:13: note: for example, thread (0,0,0) writes 'counts[0]' and thread (64,0,0)'s atomic hits it for data with 'in[t] % 64' == 0; another thread touches every element 'in[t] % 64' can select, so the race happens whatever the data, with blockDim (256,1,1) (assumed: no launch of this kernel was found)
+  // CHECK-NOTES-POSSIBLE: :[[@LINE-8]]:3: note: a barrier is missing before this statement
+  __syncthreads();
+  if (t < 64)
+    out[t] = counts[t];
+}
