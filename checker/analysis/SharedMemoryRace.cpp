@@ -865,42 +865,57 @@ KernelRaceFinder::Verdict KernelRaceFinder::decideDataIndexed(
   // data between two exists (the thread, the other thread), which the
   // quantifier-free core does not state. The block is concrete; unknown
   // uniform values take the representative samples (>= 2) together, as in
-  // the third condition of "certain" (ExactQuery.h).
-  llvm::SmallVector<unsigned, 4> Atoms;
-  Sym.collectAtoms(Plain.Offset, Atoms);
-  for (const SharedAccess *X : {&Plain, &Atomic})
-    for (const auto &Guard : X->Guards)
-      Sym.collectAtoms(Guard.first, Atoms);
+  // the third condition of "certain" (ExactQuery.h); blockIdx is block 0.
   SymEnv DimsOnly;
   for (unsigned D = 0; D < 3; ++D)
     DimsOnly.Dim[D] = Shape.Dim[D];
   // Loop counters take every value: with no barrier in their loop, any
-  // iteration of one thread meets any iteration of another.
+  // iteration of one thread meets any iteration of another, so the two
+  // accesses' loops are enumerated apart.
   constexpr std::int64_t MaxIterations = 64;
-  std::vector<std::pair<unsigned, std::vector<std::int64_t>>> Loops;
+  using LoopValues =
+      std::vector<std::pair<unsigned, std::vector<std::int64_t>>>;
   llvm::SmallVector<unsigned, 2> Uniform;
-  std::uint64_t Combinations = 1;
-  for (unsigned Atom : Atoms) {
-    const SymAtom &Info = Sym.atoms()[Atom];
-    if (!Info.isLoopCounter()) {
-      Uniform.push_back(Atom);
-      continue;
+  auto Gather = [&](const SharedAccess &X, bool WithOffset, LoopValues &Loops,
+                    std::uint64_t &Combinations) {
+    llvm::SmallVector<unsigned, 4> Atoms;
+    if (WithOffset)
+      Sym.collectAtoms(X.Offset, Atoms);
+    for (const auto &Guard : X.Guards)
+      Sym.collectAtoms(Guard.first, Atoms);
+    Combinations = 1;
+    for (unsigned Atom : Atoms) {
+      const SymAtom &Info = Sym.atoms()[Atom];
+      if (Info.isBlockIndex())
+        continue; // Block 0: some block runs the code.
+      if (!Info.isLoopCounter()) {
+        if (!llvm::is_contained(Uniform, Atom))
+          Uniform.push_back(Atom);
+        continue;
+      }
+      if (loopHasBarrier(Info.Loop))
+        return false;
+      std::vector<std::int64_t> Values;
+      if (Info.IterationNumber)
+        for (std::int64_t K = 0; K < MaxIterations; ++K)
+          Values.push_back(K);
+      else
+        Values = Sym.loopValues(Atom, DimsOnly);
+      if (Values.empty())
+        return false;
+      Combinations *= Values.size();
+      Loops.push_back({Atom, std::move(Values)});
     }
-    if (loopHasBarrier(Info.Loop))
-      return Verdict::Skip;
-    std::vector<std::int64_t> Values;
-    if (Info.IterationNumber)
-      for (std::int64_t K = 0; K < MaxIterations; ++K)
-        Values.push_back(K);
-    else
-      Values = Sym.loopValues(Atom, DimsOnly);
-    if (Values.empty())
-      return Verdict::Skip;
-    Combinations *= Values.size();
-    Loops.push_back({Atom, std::move(Values)});
-  }
+    return true;
+  };
+  LoopValues PlainLoops, AtomicLoops;
+  std::uint64_t PlainCombinations = 1, AtomicCombinations = 1;
+  if (!Gather(Plain, true, PlainLoops, PlainCombinations) ||
+      !Gather(Atomic, false, AtomicLoops, AtomicCombinations))
+    return Verdict::Skip;
   const std::int64_t Threads = Shape.threads();
-  if (Combinations * Threads * Index.Values > (1u << 22))
+  if ((PlainCombinations + AtomicCombinations) * Threads > (1u << 20) ||
+      Threads * Index.Values > (1u << 20))
     return Verdict::Skip;
   std::int64_t Size = Col.sizeOf(Plain.Var);
   llvm::SmallVector<std::int64_t, 4> Samples;
@@ -921,8 +936,8 @@ KernelRaceFinder::Verdict KernelRaceFinder::decideDataIndexed(
     // plain access touches, and the threads that run the atomic.
     llvm::DenseMap<std::int64_t, std::pair<std::int64_t, std::int64_t>> Touch;
     llvm::BitVector Runs(Threads);
-    bool Undecided = false;
-    auto Runs1 = [&](const SharedAccess &X, const SymEnv &Env) {
+    bool Undecided = false, LeavesVariable = false;
+    auto Executes = [&](const SharedAccess &X, const SymEnv &Env) {
       for (const auto &[Guard, Polarity] : X.Guards) {
         std::optional<std::int64_t> V = Sym.evaluate(Guard, Env);
         if (!V) {
@@ -934,38 +949,50 @@ KernelRaceFinder::Verdict KernelRaceFinder::decideDataIndexed(
       }
       return true;
     };
-    for (std::uint64_t Combo = 0; Combo < Combinations && !Undecided; ++Combo) {
-      std::uint64_t Rest = Combo;
-      for (const auto &[Atom, List] : Loops) {
-        Values[Atom] = List[Rest % List.size()];
-        Rest /= List.size();
-      }
-      for (std::int64_t T = 0; T < Threads && !Undecided; ++T) {
-        SymEnv Env = SharedAccessCollector::envFor(T, Shape, Values.data());
-        if (!Runs[T] && Runs1(Atomic, Env))
-          Runs.set(T);
-        if (!Runs1(Plain, Env))
-          continue;
-        std::optional<std::int64_t> Addr = Sym.evaluate(Plain.Offset, Env);
-        if (!Addr) {
-          Undecided = true;
-          break;
-        }
-        if (*Addr < 0 || (Size >= 0 && *Addr + Plain.Width > Size)) {
-          // Under an assumed shape that says the shape is not the one the
-          // kernel is written for.
-          if (Shape.Assumed)
-            return Verdict::Skip;
-          continue;
-        }
-        for (std::int64_t Byte = *Addr; Byte < *Addr + Plain.Width; ++Byte) {
-          auto &Slot = Touch.try_emplace(Byte, T, -1).first->second;
-          if (Slot.first != T && Slot.second < 0 &&
-              (Slot.first / 32 != T / 32 || !DifferentWarpsOnly))
-            Slot.second = T;
-        }
-      }
-    }
+    // Runs \p Visit for every thread at every combination of \p Loops.
+    auto ForEachPoint =
+        [&](const LoopValues &Loops, std::uint64_t Combinations,
+            llvm::function_ref<void(std::int64_t, const SymEnv &)> Visit) {
+          for (std::uint64_t Combo = 0; Combo < Combinations && !Undecided;
+               ++Combo) {
+            std::uint64_t Rest = Combo;
+            for (const auto &[Atom, List] : Loops) {
+              Values[Atom] = List[Rest % List.size()];
+              Rest /= List.size();
+            }
+            for (std::int64_t T = 0; T < Threads && !Undecided; ++T)
+              Visit(T, SharedAccessCollector::envFor(T, Shape, Values.data()));
+          }
+        };
+    ForEachPoint(AtomicLoops, AtomicCombinations,
+                 [&](std::int64_t T, const SymEnv &Env) {
+                   if (!Runs[T] && Executes(Atomic, Env))
+                     Runs.set(T);
+                 });
+    ForEachPoint(
+        PlainLoops, PlainCombinations, [&](std::int64_t T, const SymEnv &Env) {
+          if (!Executes(Plain, Env))
+            return;
+          std::optional<std::int64_t> Addr = Sym.evaluate(Plain.Offset, Env);
+          if (!Addr) {
+            Undecided = true;
+            return;
+          }
+          if (*Addr < 0 || (Size >= 0 && *Addr + Plain.Width > Size)) {
+            LeavesVariable = true;
+            return;
+          }
+          for (std::int64_t Byte = *Addr; Byte < *Addr + Plain.Width; ++Byte) {
+            auto &Slot = Touch.try_emplace(Byte, T, -1).first->second;
+            if (Slot.first != T && Slot.second < 0 &&
+                (Slot.first / 32 != T / 32 || !DifferentWarpsOnly))
+              Slot.second = T;
+          }
+        });
+    // Under an assumed shape, an access that leaves its variable says the
+    // shape is not the one the kernel is written for.
+    if (LeavesVariable && Shape.Assumed)
+      return Verdict::Skip;
     if (Undecided)
       return Verdict::Skip;
     if (Runs.none() || Touch.empty())

@@ -188,3 +188,27 @@ __global__ void assumedShapeGuardedZeroing(const unsigned *in, unsigned *out) {
   if (t < 64)
     out[t] = counts[t];
 }
+
+// --- Loops on both sides and the block index ---------------------------------
+
+// The flush reads the bins in a loop with no barrier after the grid-stride
+// atomics: possible (for n <= 32 the adding threads are the reading ones).
+__global__ void gridStrideThenFlushLoop(const unsigned *in, unsigned *out,
+                                        int n) {
+  __shared__ unsigned counts[32];
+  int t = threadIdx.x;
+  for (int b = t; b < 32; b += blockDim.x)
+    counts[b] = 0;
+  __syncthreads();
+  for (int i = blockIdx.x * blockDim.x + t; i < n; i += blockDim.x * gridDim.x)
+    atomicAdd(&counts[in[i] % 32], 1u);
+  for (int b = t; b < 32; b += blockDim.x)
+    atomicAdd(&out[b], counts[b]);
+  // CHECK-NOTES-POSSIBLE: :[[@LINE-1]]:24: warning: possible read after write race on shared 'counts': no barrier orders this read after another thread's atomic update [cuda-shared-memory-race]
+  // CHECK-NOTES-POSSIBLE: :[[@LINE-4]]:15: note: the other thread's atomic update is here
+  // CHECK-NOTES-POSSIBLE: :[[@LINE-3]]:24: note: for example, thread (0,0,0) reads 'counts[0]' and thread (32,0,0)'s atomic hits it for data with 'in[i] % 32' == 0, when 'gridDim.x' = 33, 'n' = 33, with blockDim (256,1,1)
+}
+
+void launchGridStride(const unsigned *in, unsigned *out, int n) {
+  gridStrideThenFlushLoop<<<4, 256>>>(in, out, n);
+}
