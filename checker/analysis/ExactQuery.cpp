@@ -22,10 +22,6 @@ constexpr std::int64_t IterationLimit = 1 << 15;
 constexpr std::int64_t GenericLow = 2;
 constexpr std::int64_t SmallHigh = 64;
 
-bool isBlockIndex(const SymAtom &Atom) {
-  return !Atom.Var && llvm::StringRef(Atom.Name).starts_with("blockIdx");
-}
-
 } // namespace
 
 ExactQuery::ExactQuery(const SymbolicTranslator &Sym, unsigned TimeoutMs)
@@ -142,7 +138,7 @@ llvm::SMTExprRef ExactQuery::uniform(unsigned Atom) {
     return It->second;
   const SymAtom &Info = Sym.atoms()[Atom];
   llvm::SMTExprRef V = fresh(Info.Name);
-  if (isBlockIndex(Info))
+  if (Info.isBlockIndex())
     require(inRange(V, 0, BlockIndexLimit));
   else
     require(inRange(V, -UniformLimit, UniformLimit));
@@ -154,7 +150,7 @@ llvm::SMTExprRef ExactQuery::uniform(unsigned Atom) {
 llvm::SmallVector<unsigned, 4> ExactQuery::genericUnknowns() const {
   llvm::SmallVector<unsigned, 4> Out;
   for (unsigned Atom : UniformOrder)
-    if (!isBlockIndex(Sym.atoms()[Atom]))
+    if (!Sym.atoms()[Atom].isBlockIndex())
       Out.push_back(Atom);
   return Out;
 }

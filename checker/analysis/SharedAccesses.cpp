@@ -286,7 +286,7 @@ void SharedAccessCollector::addAccess(const Expr *LValue, const Stmt *Anchor,
                                       const CFGBlock *B, unsigned Index,
                                       AccessKind Kind, bool ThroughPointer,
                                       const CallExpr *Via,
-                                      bool InsideCondition) {
+                                      const CalleeConditions *Conditions) {
   auto L = ThroughPointer ? locatePointer(LValue) : locate(LValue);
   if (!L)
     return;
@@ -313,8 +313,10 @@ void SharedAccessCollector::addAccess(const Expr *LValue, const Stmt *Anchor,
   if (A.Width <= 0)
     return;
   computeGuards(A);
-  // A condition inside the callee is not modelled: stay undecided.
-  A.UnknownGuard |= InsideCondition;
+  if (Conditions) {
+    A.Guards.append(Conditions->Guards.begin(), Conditions->Guards.end());
+    A.UnknownGuard |= Conditions->Unknown;
+  }
   Accesses.push_back(std::move(A));
 }
 
@@ -465,17 +467,24 @@ public:
   }
 };
 
-bool isUnderCondition(const Stmt *S, const ParentMap &Parents) {
-  for (const Stmt *Cur = Parents.getParent(S); Cur;
-       Cur = Parents.getParent(Cur)) {
-    if (isa<IfStmt, ForStmt, WhileStmt, DoStmt, SwitchStmt, CXXForRangeStmt,
-            AbstractConditionalOperator>(Cur))
+/// Whether \p S holds a `return` of the function it is in.
+bool containsReturn(const Stmt *S) {
+  if (!S || isa<LambdaExpr>(S))
+    return false;
+  if (isa<ReturnStmt>(S))
+    return true;
+  for (const Stmt *Child : S->children())
+    if (containsReturn(Child))
       return true;
-    if (const auto *BO = dyn_cast<BinaryOperator>(Cur))
-      if (BO->isLogicalOp())
-        return true;
-  }
   return false;
+}
+
+/// Whether running \p S always ends in a `return`: `return x;` or a block
+/// whose last statement is one.
+bool alwaysReturns(const Stmt *S) {
+  if (const auto *Compound = dyn_cast_or_null<CompoundStmt>(S))
+    return !Compound->body_empty() && alwaysReturns(Compound->body_back());
+  return isa_and_nonnull<ReturnStmt>(S);
 }
 
 /// Whether \p S names a `__shared__` variable (a helper that declares its
@@ -523,6 +532,75 @@ topLevelBarriers(const FunctionDecl *Callee) {
 }
 
 } // namespace
+
+SharedAccessCollector::CalleeConditions
+SharedAccessCollector::calleeConditions(const Expr *Access,
+                                        const ParentMap &CalleeParents) {
+  // The helper's body is walked from the access up, not through a CFG of
+  // its own: the shapes helpers use to guard a read (`c ? p[i] : 0`,
+  // `if (c) return p[i];`, `if (!c) return 0;` before it, `c && p[i]`) are
+  // syntactic, and a condition is only worth keeping when the symbolic
+  // translator can state it in the caller's terms anyway.
+  CalleeConditions Result;
+  auto Require = [&](const Expr *Condition, bool Holds) {
+    SymId Guard = Sym.translate(Condition);
+    if (Sym.isUnknown(Guard)) {
+      Result.Unknown = true;
+      return;
+    }
+    if (Sym.usesThread(Guard)) {
+      Result.Guards.push_back({Guard, Holds});
+      return;
+    }
+    // A uniform condition sends every thread the same way, and the kernel's
+    // own uniform conditions are not kept either (computeGuards); one that
+    // is false whatever the unknowns (a constant argument) removes the
+    // access at this call.
+    std::optional<std::int64_t> Value = Sym.evaluate(Guard, SymEnv());
+    if (Value && (*Value != 0) != Holds)
+      Result.Never = true;
+  };
+  const Stmt *Child = Access;
+  for (const Stmt *Parent = CalleeParents.getParent(Child); Parent;
+       Child = Parent, Parent = CalleeParents.getParent(Parent)) {
+    if (const auto *If = dyn_cast<IfStmt>(Parent)) {
+      if (Child == If->getThen())
+        Require(If->getCond(), true);
+      else if (Child == If->getElse())
+        Require(If->getCond(), false);
+    } else if (const auto *Conditional =
+                   dyn_cast<ConditionalOperator>(Parent)) {
+      if (Child == Conditional->getTrueExpr())
+        Require(Conditional->getCond(), true);
+      else if (Child == Conditional->getFalseExpr())
+        Require(Conditional->getCond(), false);
+    } else if (const auto *BO = dyn_cast<BinaryOperator>(Parent)) {
+      if (BO->isLogicalOp() && Child == BO->getRHS())
+        Require(BO->getLHS(), BO->getOpcode() == BO_LAnd);
+    } else if (isa<ForStmt, WhileStmt, DoStmt, SwitchStmt, CXXForRangeStmt,
+                   AbstractConditionalOperator>(Parent)) {
+      Result.Unknown = true;
+    } else if (const auto *Compound = dyn_cast<CompoundStmt>(Parent)) {
+      // Statements before this one that may return: `if (c) return ...;`
+      // lets only the threads with !c go on; any other return makes who
+      // arrives here unknown.
+      for (const Stmt *Earlier : Compound->body()) {
+        if (Earlier == Child)
+          break;
+        if (!containsReturn(Earlier))
+          continue;
+        const auto *EarlyExit = dyn_cast<IfStmt>(Earlier);
+        if (EarlyExit && !EarlyExit->getElse() &&
+            !EarlyExit->getConditionVariable() && !EarlyExit->getInit() &&
+            alwaysReturns(EarlyExit->getThen()))
+          Require(EarlyExit->getCond(), false);
+        else
+          Result.Unknown = true;
+      }
+    }
+  }
+  return Result;
+}
 
 void SharedAccessCollector::inlineCall(const CallExpr *CE, const CFGBlock *B,
                                        unsigned Index) {
@@ -580,9 +658,12 @@ void SharedAccessCollector::inlineCall(const CallExpr *CE, const CFGBlock *B,
       else
         continue;
     }
+    CalleeConditions Conditions = calleeConditions(F.LValue, CalleeParents);
+    if (Conditions.Never)
+      continue;
     std::size_t Before = Accesses.size();
     addAccess(F.LValue, CE, B, Index, F.Kind, F.ThroughPointer, CE,
-              isUnderCondition(F.LValue, CalleeParents));
+              &Conditions);
     if (Accesses.size() > Before)
       Accesses.back().Segment = Segment;
   }

@@ -10,7 +10,8 @@
 // references carved from them (`&s[i]`, `pool + n`, casts, a local pointer
 // set once, a `SharedMemory<T>`-style accessor whose body returns the pool);
 // and pointers into shared memory passed to `__device__` functions, whose
-// accesses are attributed to the call.
+// accesses are attributed to the call, guarded by the helper's conditions
+// stated with the call's arguments.
 //
 //===----------------------------------------------------------------------===//
 
@@ -180,14 +181,29 @@ private:
     std::int64_t RowBytes = 0;
     const VarDecl *Carved = nullptr;
   };
+  /// The conditions of a helper's body under which an access inside it
+  /// runs, translated in the caller's frame (the helper's parameters stand
+  /// for the call's arguments, as in the access's offset).
+  struct CalleeConditions {
+    llvm::SmallVector<std::pair<SymId, bool>, 2> Guards;
+    /// Some condition could not be translated (it reads memory, a local the
+    /// caller cannot see, or it is a loop's or a switch's).
+    bool Unknown = false;
+    /// Some condition is false for every thread at this call: the access
+    /// never runs.
+    bool Never = false;
+  };
   std::optional<Location> locate(const Expr *LValue, unsigned Depth = 0);
   std::optional<Location> locatePointer(const Expr *Pointer,
                                         unsigned Depth = 0);
   SymId plus(SymId Base, const Expr *Index, QualType Element, bool Negate);
   void addAccess(const Expr *LValue, const Stmt *Anchor, const CFGBlock *B,
                  unsigned Index, AccessKind Kind, bool ThroughPointer,
-                 const CallExpr *Via = nullptr, bool InsideCondition = false);
+                 const CallExpr *Via = nullptr,
+                 const CalleeConditions *Conditions = nullptr);
   void computeGuards(SharedAccess &A);
+  CalleeConditions calleeConditions(const Expr *Access,
+                                    const ParentMap &CalleeParents);
   void inlineCall(const CallExpr *CE, const CFGBlock *B, unsigned Index);
   /// Whether a call of \p Callee orders the lanes of a warp at every call:
   /// its body (or a helper it calls) runs `__syncwarp()`, a tile sync or a

@@ -37,6 +37,12 @@
 // 4. Values. Two writes of one value are no race: when both store values
 //    with a symbolic form, a collision is confirmed only if the solver finds
 //    colliding threads whose stored values differ.
+// 5. Data. An atomic whose index is data reduced into the array
+//    (`counts[in[i] % 64]`) may hit any element of the range. Against a
+//    plain access it is enumerated over the block: certain when some
+//    thread's atomic meets another thread's access for every element of
+//    the range (a for-all over the data the solver's existential queries
+//    do not state), possible when it meets one for some element.
 //
 // The block shape comes from launches in the same translation unit, else
 // from __launch_bounds__, else from an assumption (stated in the report).
@@ -79,7 +85,8 @@ struct SharedRace {
   /// Both accesses go through volatile and race only inside one warp: the
   /// legacy warp-synchronous idiom, which sm_70 and later do not support.
   bool WarpSynchronous = false;
-  /// A witness exists only for some values of unknown uniform values.
+  /// A witness exists only for some values of unknown uniform values, or
+  /// (for an atomic at a data-dependent index) only for some data.
   bool Possible = false;
   /// "thread (1,0,0) writes 'tile[1]' and thread (0,0,0) reads it".
   std::string Witness;

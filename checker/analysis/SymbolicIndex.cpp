@@ -319,7 +319,16 @@ void SymbolicTranslator::enterCallee(const FunctionDecl *Callee,
       Substitutions[Callee->getParamDecl(I)] = Arguments[I];
 }
 
-void SymbolicTranslator::leaveCallee() { Substitutions.clear(); }
+void SymbolicTranslator::leaveCallee() {
+  Substitutions.clear();
+  // A helper's local was translated with this call's arguments: the next
+  // call of the same helper passes others.
+  for (auto It = VarCache.begin(); It != VarCache.end();) {
+    auto Current = It++;
+    if (Current->first->getParentFunctionOrMethod() != Function)
+      VarCache.erase(Current);
+  }
+}
 
 SymId SymbolicTranslator::translateVar(const VarDecl *VD, const Expr *Use) {
   SymNode Unknown;

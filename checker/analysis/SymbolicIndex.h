@@ -28,6 +28,7 @@
 #include "clang/AST/Stmt.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringRef.h"
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -91,6 +92,11 @@ struct SymAtom {
   /// counter is translated as Init + iteration * Step.
   bool IterationNumber = false;
   bool isLoopCounter() const { return Loop != nullptr; }
+  /// blockIdx.{x,y,z}: existential like a thread (some block runs the
+  /// code), not an unknown the answer must hold for.
+  bool isBlockIndex() const {
+    return !Var && llvm::StringRef(Name).starts_with("blockIdx");
+  }
 };
 
 /// A concrete point at which to evaluate: one thread of one block shape.
