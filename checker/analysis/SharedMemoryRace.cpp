@@ -41,7 +41,8 @@ public:
       : Col(Collector), Context(Collector.context()),
         Deps(Collector.dependence()), Handler(Handler), Options(Options),
         Kernel(Kernel), Sym(Collector.symbols()),
-        Accesses(Collector.accesses()), Parents(Collector.parents()) {}
+        Accesses(Collector.accesses()), Parents(Collector.parents()),
+        ImpliedBranches(branchesImpliedByLoops(Kernel->getBody())) {}
 
   void run(llvm::ArrayRef<BlockShape> Shapes);
 
@@ -190,6 +191,8 @@ private:
   SymbolicTranslator &Sym;
   std::vector<SharedAccess> &Accesses;
   const ParentMap &Parents;
+  /// Branches that repeat their loop's condition (branchesImpliedByLoops).
+  llvm::SmallPtrSet<const IfStmt *, 4> ImpliedBranches;
   /// For each access, the accesses reached from it without a block barrier
   /// (bit 1: in the same pass of the enclosing loops; bit 2: after going
   /// round a loop), and the same without any warp-level sync either.
@@ -493,7 +496,13 @@ void KernelRaceFinder::walk(const CFGBlock *From, unsigned FromIndex,
     if (Stopped)
       continue;
     bool Crossed = Cur.Crossed || Cur.Block->getLoopTarget() != nullptr;
+    // The else edge of a branch that repeats its loop's condition is never
+    // taken: it must not carry accesses past the barrier on the other edge.
+    const auto *If = dyn_cast_or_null<IfStmt>(Cur.Block->getTerminatorStmt());
+    bool OnlyThen = If && ImpliedBranches.count(If);
     for (const CFGBlock *Succ : Cur.Block->succs()) {
+      if (OnlyThen && Succ != *Cur.Block->succ_begin())
+        break;
       if (!Succ || !Seen.insert({Succ, Crossed ? 1u : 0u}).second)
         continue;
       Queue.push_back({Succ, 0, Crossed});

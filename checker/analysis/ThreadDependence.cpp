@@ -17,6 +17,8 @@
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include <deque>
 
 namespace clang::cuda_tidy {
 
@@ -144,6 +146,232 @@ bool loopRunsAtLeastOnce(const Stmt *Loop, const ASTContext &Context) {
   default:
     return false;
   }
+}
+
+namespace {
+
+/// Whether \p A and \p B are the same side-effect-free expression over
+/// locals, constants and built-in index components: two evaluations at
+/// points between which none of its variables is written give one value.
+bool samePureTerm(const Expr *A, const Expr *B) {
+  A = A->IgnoreParenImpCasts();
+  B = B->IgnoreParenImpCasts();
+  std::string SpellingA, SpellingB;
+  auto IndexA = getBuiltinIndexRef(A, &SpellingA);
+  auto IndexB = getBuiltinIndexRef(B, &SpellingB);
+  if (IndexA || IndexB)
+    return IndexA == IndexB && SpellingA == SpellingB;
+  if (const auto *RefA = dyn_cast<DeclRefExpr>(A)) {
+    const auto *RefB = dyn_cast<DeclRefExpr>(B);
+    if (!RefB || RefA->getDecl() != RefB->getDecl())
+      return false;
+    // A variable only the function's own statements can write: a local or
+    // parameter that is no reference, or a constant. Shared and global
+    // variables may change under the loop through other threads or calls.
+    if (const auto *VD = dyn_cast<VarDecl>(RefA->getDecl()))
+      return (VD->hasLocalStorage() && !VD->getType()->isReferenceType() &&
+              !VD->getType().isVolatileQualified()) ||
+             VD->isConstexpr();
+    return isa<EnumConstantDecl, NonTypeTemplateParmDecl>(RefA->getDecl());
+  }
+  if (const auto *LitA = dyn_cast<IntegerLiteral>(A)) {
+    const auto *LitB = dyn_cast<IntegerLiteral>(B);
+    return LitB && llvm::APInt::isSameValue(LitA->getValue(), LitB->getValue());
+  }
+  if (const auto *UA = dyn_cast<UnaryOperator>(A)) {
+    const auto *UB = dyn_cast<UnaryOperator>(B);
+    return UB && UA->getOpcode() == UB->getOpcode() &&
+           !UA->isIncrementDecrementOp() && UA->getOpcode() != UO_AddrOf &&
+           UA->getOpcode() != UO_Deref &&
+           samePureTerm(UA->getSubExpr(), UB->getSubExpr());
+  }
+  if (const auto *BA = dyn_cast<BinaryOperator>(A)) {
+    const auto *BB = dyn_cast<BinaryOperator>(B);
+    return BB && BA->getOpcode() == BB->getOpcode() && !BA->isAssignmentOp() &&
+           BA->getOpcode() != BO_Comma &&
+           samePureTerm(BA->getLHS(), BB->getLHS()) &&
+           samePureTerm(BA->getRHS(), BB->getRHS());
+  }
+  if (const auto *CA = dyn_cast<ExplicitCastExpr>(A)) {
+    const auto *CB = dyn_cast<ExplicitCastExpr>(B);
+    return CB && CA->getType() == CB->getType() &&
+           samePureTerm(CA->getSubExpr(), CB->getSubExpr());
+  }
+  return false;
+}
+
+/// Splits \p E into the terms of a sum, each with its sign:
+/// `a + b * c - d` is +a, +(b * c), -d.
+void sumTerms(const Expr *E, bool Negative,
+              llvm::SmallVectorImpl<std::pair<const Expr *, bool>> &Terms) {
+  E = E->IgnoreParenImpCasts();
+  if (const auto *BO = dyn_cast<BinaryOperator>(E);
+      BO && (BO->getOpcode() == BO_Add || BO->getOpcode() == BO_Sub)) {
+    sumTerms(BO->getLHS(), Negative, Terms);
+    sumTerms(BO->getRHS(), Negative != (BO->getOpcode() == BO_Sub), Terms);
+    return;
+  }
+  if (const auto *UO = dyn_cast<UnaryOperator>(E);
+      UO && (UO->getOpcode() == UO_Minus || UO->getOpcode() == UO_Plus)) {
+    sumTerms(UO->getSubExpr(), Negative != (UO->getOpcode() == UO_Minus),
+             Terms);
+    return;
+  }
+  Terms.push_back({E, Negative});
+}
+
+/// Whether \p S (the body, condition or increment of a loop) writes one of
+/// \p Watched or lets it escape: any use of one that is not a plain read of
+/// its value counts.
+bool writesAny(const Stmt *S,
+               const llvm::SmallPtrSetImpl<const VarDecl *> &Watched) {
+  if (!S)
+    return false;
+  if (const auto *Cast = dyn_cast<ImplicitCastExpr>(S);
+      Cast && Cast->getCastKind() == CK_LValueToRValue &&
+      isa<DeclRefExpr>(Cast->getSubExpr()->IgnoreParens()))
+    return false;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+      return Watched.count(VD);
+  for (const Stmt *Child : S->children())
+    if (writesAny(Child, Watched))
+      return true;
+  return false;
+}
+
+/// Collects the variables \p E reads.
+void collectVariables(const Stmt *E,
+                      llvm::SmallPtrSetImpl<const VarDecl *> &Vars) {
+  if (!E)
+    return;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+      Vars.insert(VD);
+  for (const Stmt *Child : E->children())
+    collectVariables(Child, Vars);
+}
+
+} // namespace
+
+std::optional<llvm::SmallVector<const Expr *, 4>>
+uniformTripCountTerms(const ForStmt *Loop) {
+  // for (V = Start; V op Bound; V += Step): in iteration k the condition is
+  // `Start + k * Step op Bound`, that is `(Start - Bound) + k * Step op 0`.
+  // Terms that Start and Bound share cancel; when what is left and Step are
+  // uniform, every thread decides alike in every iteration, so all run the
+  // same number of them. Signed arithmetic only: it does not wrap.
+  if (!Loop || !Loop->getCond() || !Loop->getInc())
+    return std::nullopt;
+  const auto *Compare =
+      dyn_cast<BinaryOperator>(Loop->getCond()->IgnoreParenImpCasts());
+  if (!Compare || !Compare->isComparisonOp() || Compare->getOpcode() == BO_EQ)
+    return std::nullopt;
+  const VarDecl *Counter = nullptr;
+  const Expr *Start = nullptr;
+  if (const auto *DS = dyn_cast_or_null<DeclStmt>(Loop->getInit());
+      DS && DS->isSingleDecl()) {
+    Counter = dyn_cast<VarDecl>(DS->getSingleDecl());
+    Start = Counter ? Counter->getInit() : nullptr;
+  } else if (const auto *BO = dyn_cast_or_null<BinaryOperator>(Loop->getInit());
+             BO && BO->getOpcode() == BO_Assign) {
+    Counter = namedVariable(BO->getLHS());
+    Start = BO->getRHS();
+  }
+  if (!Counter || !Start || !Counter->getType()->isSignedIntegerType() ||
+      !Compare->getLHS()->getType()->isSignedIntegerType())
+    return std::nullopt;
+  bool CounterOnLeft = namedVariable(Compare->getLHS()) == Counter;
+  if (!CounterOnLeft && namedVariable(Compare->getRHS()) != Counter)
+    return std::nullopt;
+  const Expr *Bound = CounterOnLeft ? Compare->getRHS() : Compare->getLHS();
+
+  const Expr *Step = nullptr;
+  const Expr *Inc = Loop->getInc()->IgnoreParens();
+  if (const auto *UO = dyn_cast<UnaryOperator>(Inc);
+      UO && UO->isIncrementDecrementOp() &&
+      namedVariable(UO->getSubExpr()) == Counter)
+    Step = nullptr; // One: a constant.
+  else if (const auto *CA = dyn_cast<CompoundAssignOperator>(Inc);
+           CA &&
+           (CA->getOpcode() == BO_AddAssign ||
+            CA->getOpcode() == BO_SubAssign) &&
+           namedVariable(CA->getLHS()) == Counter)
+    Step = CA->getRHS();
+  else
+    return std::nullopt;
+
+  llvm::SmallPtrSet<const VarDecl *, 8> Inputs;
+  collectVariables(Start, Inputs);
+  collectVariables(Bound, Inputs);
+  collectVariables(Step, Inputs);
+  if (Inputs.count(Counter))
+    return std::nullopt;
+  llvm::SmallPtrSet<const VarDecl *, 8> Counters{Counter};
+  if (writesAny(Loop->getBody(), Inputs) ||
+      writesAny(Loop->getCond(), Inputs) || writesAny(Loop->getInc(), Inputs) ||
+      writesAny(Loop->getBody(), Counters) || writesAny(Bound, Counters))
+    return std::nullopt;
+
+  llvm::SmallVector<std::pair<const Expr *, bool>, 8> StartTerms, BoundTerms;
+  sumTerms(Start, false, StartTerms);
+  sumTerms(Bound, false, BoundTerms);
+  llvm::SmallVector<const Expr *, 4> Left;
+  for (const auto &Term : StartTerms) {
+    auto Twin = llvm::find_if(BoundTerms, [&](const auto &Other) {
+      return Other.first && Other.second == Term.second &&
+             samePureTerm(Term.first, Other.first);
+    });
+    if (Twin == BoundTerms.end())
+      Left.push_back(Term.first);
+    else
+      Twin->first = nullptr;
+  }
+  if (Left.size() == StartTerms.size())
+    return std::nullopt; // Nothing cancels: the plain dependence is exact.
+  for (const auto &Term : BoundTerms)
+    if (Term.first)
+      Left.push_back(Term.first);
+  if (Step)
+    Left.push_back(Step);
+  return Left;
+}
+
+namespace {
+
+void collectImpliedBranches(const Stmt *S,
+                            llvm::SmallVectorImpl<const ForStmt *> &Loops,
+                            llvm::SmallPtrSetImpl<const IfStmt *> &Out) {
+  if (!S)
+    return;
+  if (const auto *If = dyn_cast<IfStmt>(S);
+      If && If->getCond() && !If->hasVarStorage() && !If->isConsteval())
+    for (const ForStmt *Loop : Loops)
+      if (samePureTerm(If->getCond(), Loop->getCond())) {
+        llvm::SmallPtrSet<const VarDecl *, 4> Read;
+        collectVariables(Loop->getCond(), Read);
+        if (!writesAny(Loop->getBody(), Read)) {
+          Out.insert(If);
+          break;
+        }
+      }
+  const auto *Loop = dyn_cast<ForStmt>(S);
+  if (Loop && Loop->getCond())
+    Loops.push_back(Loop);
+  for (const Stmt *Child : S->children())
+    if (!Loop || Child == Loop->getBody())
+      collectImpliedBranches(Child, Loops, Out);
+  if (Loop && Loop->getCond())
+    Loops.pop_back();
+}
+
+} // namespace
+
+llvm::SmallPtrSet<const IfStmt *, 4> branchesImpliedByLoops(const Stmt *Body) {
+  llvm::SmallVector<const ForStmt *, 4> Loops;
+  llvm::SmallPtrSet<const IfStmt *, 4> Result;
+  collectImpliedBranches(Body, Loops, Result);
+  return Result;
 }
 
 namespace {
@@ -798,6 +1026,11 @@ private:
   void setVar(const VarDecl *VD, DepSet Value, bool Strong, State &S,
               const Expr *Source);
 
+  /// \p Deps, the dependence of the condition of \p B, made exact for a
+  /// `for` loop whose trip count is uniform by arithmetic (see
+  /// uniformTripCountTerms).
+  DepSet uniformLoopConditionDeps(const CFGBlock *B, DepSet Deps,
+                                  const State &S);
   void findBarrierSites();
   DepSet controlTaint(const CFGBlock *B, bool Escaping);
 
@@ -1403,6 +1636,8 @@ void DependenceBuilder::transferBlock(const CFGBlock *B, State &S) {
       transfer(CS->getStmt(), S, CurrentControl);
   if (const auto *Cond = dyn_cast_or_null<Expr>(B->getTerminatorCondition())) {
     DepSet Deps = valueDeps(Cond, S);
+    if (Deps & dep::Thread)
+      Deps = uniformLoopConditionDeps(B, Deps, S);
     R.ConditionDeps[B] = Deps;
     DepSet Bits = witnessBits(Deps);
     auto Known = R.ConditionWitnesses.find(B);
@@ -1419,6 +1654,19 @@ void DependenceBuilder::transferBlock(const CFGBlock *B, State &S) {
   }
   CurrentBlock = nullptr;
   CurrentControl = CurrentEscaping = 0;
+}
+
+DepSet DependenceBuilder::uniformLoopConditionDeps(const CFGBlock *B,
+                                                   DepSet Deps,
+                                                   const State &S) {
+  auto Terms =
+      uniformTripCountTerms(dyn_cast_or_null<ForStmt>(B->getTerminatorStmt()));
+  if (!Terms)
+    return Deps;
+  DepSet Arithmetic = 0;
+  for (const Expr *Term : *Terms)
+    Arithmetic |= valueDeps(Term, S);
+  return Arithmetic & dep::Thread ? Deps : Arithmetic;
 }
 
 DepSet DependenceBuilder::controlTaint(const CFGBlock *B, bool Escaping) {

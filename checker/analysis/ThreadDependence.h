@@ -49,6 +49,10 @@
 //   assignment happened). The branch conditions themselves depend on the
 //   values, so the dataflow and the condition sets are iterated together to
 //   a fixpoint; both only grow, so this terminates.
+// - Uniform trip counts: a `for` loop whose counter starts and ends with
+//   the same thread-dependent term (`for (t = base + tid; t < end + tid;
+//   t += C)`) runs equally often in every thread; its condition gets the
+//   dependence of what is left once that term cancels.
 // - Early exits: on sm_70 and later a thread that has left the kernel no
 //   longer takes part in block and cluster barriers (a grid barrier is
 //   software over global memory and waits for every block: exits are
@@ -95,9 +99,11 @@
 #include "clang/Analysis/CFG.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace clang::cuda_tidy {
@@ -200,6 +206,23 @@ struct FunctionSummary {
 /// CFG the path from the loop's entry through the header's exit edge is
 /// then infeasible: the exit edge is taken only after the body ran.
 bool loopRunsAtLeastOnce(const Stmt *Loop, const ASTContext &Context);
+
+/// For `for (V = Start; V op Bound; V += Step)` (or `++V`, `-=`, `--V`) over
+/// a signed counter, where Start and Bound share terms of their sums
+/// (`base + tid` and `base + n * C + tid`) and the loop writes none of the
+/// variables they and Step read: the terms left once the shared ones cancel,
+/// and Step. The loop's condition in iteration k is `(Start - Bound) + k *
+/// Step op 0`, so when these are uniform every thread runs the same number
+/// of iterations although the counter differs. Nullopt when the loop has
+/// another shape or nothing cancels.
+std::optional<llvm::SmallVector<const Expr *, 4>>
+uniformTripCountTerms(const ForStmt *Loop);
+
+/// The `if` statements inside the body of a `for` loop (at any depth) whose
+/// condition is the loop's own condition, when the body writes none of the
+/// variables it reads: `for (j = 0; j < n; ++j) { ...; if (j < n)
+/// __syncthreads(); }`. Their else edge is never taken.
+llvm::SmallPtrSet<const IfStmt *, 4> branchesImpliedByLoops(const Stmt *Body);
 
 /// Instantiates a callee's dependence set at a call.
 DepSet instantiate(DepSet Callee, llvm::ArrayRef<DepSet> ArgDeps,
