@@ -90,13 +90,19 @@ public:
       std::string Replacement = !Text.getAsInteger(10, Value)
                                     ? std::to_string(Value + 1)
                                     : (Text + " + 1").str();
-      auto Note = Check.diag(Declared,
-                             "'%0' is declared here; padding each row by one "
-                             "element makes its accesses conflict-free",
-                             DiagnosticIDs::Note);
-      Note << Name;
+      Check.diag(Declared,
+                 "'%0' is declared here; padding each row by one element "
+                 "makes its accesses conflict-free",
+                 DiagnosticIDs::Note)
+          << Name;
+      // The fix-it goes on a note of its own: clangd turns a note that
+      // carries fix-its into a code action and drops it from the related
+      // information, and clang-tidy applies it only under --fix-notes, so a
+      // memory layout never changes without being asked for.
       if (!Text.empty() && !Declared.isMacroID())
-        Note << FixItHint::CreateReplacement(Range, Replacement);
+        Check.diag(Range.getBegin(), "pad each row of '%0' by one element",
+                   DiagnosticIDs::Note)
+            << Name << FixItHint::CreateReplacement(Range, Replacement);
     } else if (C.SuggestPadding &&
                C.Variable->getType()->isIncompleteArrayType()) {
       // A pool: its layout is the indexing, whatever it stands for.

@@ -52,6 +52,7 @@ __global__ void rowsOfThirtyTwo(float *out) {
   // CHECK-NOTES-ROWS: :[[@LINE-7]]:23: warning: 32-way bank conflict reading 'tile': consecutive lanes are 32 words apart [cuda-bank-conflict]
   // CHECK-NOTES-ROWS: :[[@LINE-8]]:23: note: predicted 32.0 wavefronts per request where 1 would do, with blockDim (32,8,1) (assumed: no launch of this kernel was found)
   // CHECK-NOTES-ROWS: :[[@LINE-11]]:20: note: 'tile' is declared here; padding each row by one element makes its accesses conflict-free
+  // CHECK-NOTES-ROWS: :[[@LINE-12]]:29: note: pad each row of 'tile' by one element
 }
 
 void launch(float *f) {

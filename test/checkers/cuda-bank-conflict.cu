@@ -16,6 +16,7 @@ __global__ void transposeNaive(float *out, const float *in) {
   // CHECK-NOTES: :[[@LINE-1]]:41: warning: 32-way bank conflict reading 'tile': consecutive lanes are 32 words apart [cuda-bank-conflict]
   // CHECK-NOTES: :[[@LINE-2]]:41: note: predicted 32.0 wavefronts per request where 1 would do, with blockDim (32,8,1)
   // CHECK-NOTES: :[[@LINE-7]]:20: note: 'tile' is declared here; padding each row by one element makes its accesses conflict-free
+  // CHECK-NOTES: :[[@LINE-8]]:29: note: pad each row of 'tile' by one element
 }
 
 __global__ void transposePadded(float *out, const float *in) {
@@ -51,6 +52,7 @@ __global__ void transposeTiledRows(float *out, const float *in, int w) {
     // CHECK-NOTES: :[[@LINE-1]]:28: warning: 32-way bank conflict reading 'tile': consecutive lanes are 32 words apart [cuda-bank-conflict]
     // CHECK-NOTES: :[[@LINE-2]]:28: note: predicted 32.0 wavefronts per request where 1 would do, with blockDim (32,8,1)
     // CHECK-NOTES: :[[@LINE-13]]:20: note: 'tile' is declared here; padding each row by one element makes its accesses conflict-free
+    // CHECK-NOTES: :[[@LINE-14]]:35: note: pad each row of 'tile' by one element
 }
 
 __global__ void transposeTiledRowsPadded(float *out, const float *in, int w) {
@@ -84,6 +86,7 @@ __global__ void sixtyFourWide(float *out) {
   // CHECK-NOTES: :[[@LINE-1]]:3: warning: 32-way bank conflict writing 't': consecutive lanes are 64 words apart [cuda-bank-conflict]
   // CHECK-NOTES: :[[@LINE-2]]:3: note: predicted 32.0 wavefronts per request where 1 would do, with blockDim (32,8,1)
   // CHECK-NOTES: :[[@LINE-4]]:20: note: 't' is declared here; padding each row by one element makes its accesses conflict-free
+  // CHECK-NOTES: :[[@LINE-5]]:26: note: pad each row of 't' by one element
 }
 
 __global__ void sixtyFourWideByRow(float *out) {
@@ -100,6 +103,7 @@ __global__ void doubleColumn(double *out) {
   // CHECK-NOTES: :[[@LINE-1]]:22: warning: 16-way bank conflict reading 't': consecutive lanes are 64 words apart [cuda-bank-conflict]
   // CHECK-NOTES: :[[@LINE-2]]:22: note: predicted 32.0 wavefronts per request where 2 would do, with blockDim (32,8,1)
   // CHECK-NOTES: :[[@LINE-6]]:21: note: 't' is declared here; padding each row by one element makes its accesses conflict-free
+  // CHECK-NOTES: :[[@LINE-7]]:27: note: pad each row of 't' by one element
 }
 
 __global__ void doubleRow(double *out) {
@@ -117,6 +121,7 @@ __global__ void float4Column(float4 *out) {
   // CHECK-NOTES: :[[@LINE-1]]:22: warning: 8-way bank conflict reading 't': consecutive lanes are 128 words apart [cuda-bank-conflict]
   // CHECK-NOTES: :[[@LINE-2]]:22: note: predicted 32.0 wavefronts per request where 4 would do, with blockDim (32,8,1)
   // CHECK-NOTES: :[[@LINE-6]]:21: note: 't' is declared here; padding each row by one element makes its accesses conflict-free
+  // CHECK-NOTES: :[[@LINE-7]]:27: note: pad each row of 't' by one element
 }
 
 __global__ void float2Row(float2 *out) {
@@ -185,6 +190,7 @@ __global__ void halfWarpActive(float *out) {
     // CHECK-NOTES: :[[@LINE-1]]:24: warning: 16-way bank conflict reading 't': consecutive lanes are 32 words apart [cuda-bank-conflict]
     // CHECK-NOTES: :[[@LINE-2]]:24: note: predicted 16.0 wavefronts per request where 1 would do, with blockDim (32,1,1)
     // CHECK-NOTES: :[[@LINE-5]]:20: note: 't' is declared here; padding each row by one element makes its accesses conflict-free
+    // CHECK-NOTES: :[[@LINE-6]]:26: note: pad each row of 't' by one element
 }
 
 // --- Matrix-product tiles -----------------------------------------------------------
@@ -214,6 +220,7 @@ __global__ void matrixProductTransposedLoad(const float *A, float *C, int n) {
   // CHECK-NOTES: :[[@LINE-1]]:3: warning: 32-way bank conflict writing 'As': consecutive lanes are 32 words apart [cuda-bank-conflict]
   // CHECK-NOTES: :[[@LINE-2]]:3: note: predicted 32.0 wavefronts per request where 1 would do, with blockDim (32,8,1)
   // CHECK-NOTES: :[[@LINE-5]]:20: note: 'As' is declared here; padding each row by one element makes its accesses conflict-free
+  // CHECK-NOTES: :[[@LINE-6]]:27: note: pad each row of 'As' by one element
   __syncthreads();
   C[ty * n + tx] = As[ty][tx];
 }
@@ -299,6 +306,7 @@ __global__ void transposeBoundsGuarded(float *odata, const float *idata,
   // CHECK-NOTES: :[[@LINE-1]]:43: warning: 32-way bank conflict reading 'tile': consecutive lanes are 32 words apart [cuda-bank-conflict]
   // CHECK-NOTES: :[[@LINE-2]]:43: note: predicted 32.0 wavefronts per request where 1 would do, with blockDim (32,8,1)
   // CHECK-NOTES: :[[@LINE-14]]:20: note: 'tile' is declared here; padding each row by one element makes its accesses conflict-free
+  // CHECK-NOTES: :[[@LINE-15]]:29: note: pad each row of 'tile' by one element
 }
 
 // The padded twin: silent.
@@ -327,6 +335,7 @@ __global__ void earlyReturnColumn(float *out, int n) {
   // CHECK-NOTES: :[[@LINE-1]]:3: warning: 32-way bank conflict writing 's': consecutive lanes are 32 words apart [cuda-bank-conflict]
   // CHECK-NOTES: :[[@LINE-2]]:3: note: predicted 32.0 wavefronts per request where 1 would do, with blockDim (32,1,1)
   // CHECK-NOTES: :[[@LINE-7]]:20: note: 's' is declared here; padding each row by one element makes its accesses conflict-free
+  // CHECK-NOTES: :[[@LINE-8]]:26: note: pad each row of 's' by one element
   __syncthreads();
   out[i] = s[0][threadIdx.x];
 }

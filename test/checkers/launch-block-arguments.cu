@@ -74,6 +74,7 @@ __global__ void transposeUnchanged(float *out, const float *in) {
   // CHECK-NOTES: :[[@LINE-1]]:41: warning: 32-way bank conflict reading 'tile': consecutive lanes are 32 words apart [cuda-bank-conflict]
   // CHECK-NOTES: :[[@LINE-2]]:41: note: predicted 32.0 wavefronts per request where 1 would do, with blockDim (32,4,1)
   // CHECK-NOTES: :[[@LINE-6]]:20: note: 'tile' is declared here; padding each row by one element makes its accesses conflict-free
+  // CHECK-NOTES: :[[@LINE-7]]:29: note: pad each row of 'tile' by one element
 }
 
 void launchUnchanged(float *out, const float *in) {

@@ -33,3 +33,12 @@ __global__ void deviceOnlyRace(float *a) {
   a[t] = d[255 - t];
 #endif
 }
+
+__device__ float mirrored(const float *s, int t) { return s[255 - t]; }
+
+__global__ void reverseThroughHelper(float *a) {
+  __shared__ float h[256];
+  int t = threadIdx.x;
+  h[t] = a[t];
+  a[t] = mirrored(h, t);
+}
