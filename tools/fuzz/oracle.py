@@ -76,6 +76,11 @@ HANG_RECHECK_SECONDS = 40
 # sanitizer's own timeout shrinks with the time left.
 START_MARGIN = {"ncu": 40, "build": 30}
 START_MARGIN_DEFAULT = 15
+# ncu's time limit here (runtime_suite's is 120 s): the longest ncu run of
+# the second H200 run took 61 s, four at a time beside twenty sanitizers,
+# and one started just before the deadline must end well within the device
+# tool's 600 s.
+NCU_SECONDS = 90
 
 
 class Clock:
@@ -283,6 +288,7 @@ def main():
     if not args.seeds or not args.out:
         parser.error("--seeds and --out are required")
     suite.HANG_SECONDS = args.hang_seconds
+    suite.NCU_SECONDS = NCU_SECONDS
     HANG_RECHECK_SECONDS = args.recheck_seconds
     ncu_plants = set(filter(None, args.ncu_plants.split(",")))
     unknown = ncu_plants - set(gen.PLANT_CHECK) - {"none"}
