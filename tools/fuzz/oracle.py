@@ -343,8 +343,13 @@ def main():
             tasks.append((seed, tool, exe))
 
     def work_on(task):
+        """A tool's run; an exception of the oracle's own is that run's
+        error, not the end of a call whose labels would all be lost."""
         seed, tool, exe = task
-        return task, run_tool(tool, exe, headers[seed], clock)
+        try:
+            return task, run_tool(tool, exe, headers[seed], clock)
+        except Exception as e:  # noqa: BLE001
+            return task, ("error", "oracle error: %r" % e, "", 0.0)
 
     # Set once a program's hang verdict is final; ncu waits for it.
     plain_done = {seed: threading.Event() for seed in seeds}
