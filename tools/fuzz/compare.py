@@ -315,9 +315,7 @@ def main():
         out.append("### GPU run `%s`" % os.path.basename(os.path.normpath(
             run)))
         out.append("")
-        out.extend(l.replace("# GPU oracle run", "").strip("\n")
-                   for l in summary.splitlines()
-                   if not l.startswith("# GPU oracle run"))
+        out.append(summary.replace("# GPU oracle run", "", 1).strip("\n"))
         out.append("")
     text = "\n".join(out).rstrip("\n") + "\n"
     if args.doc:
