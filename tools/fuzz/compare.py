@@ -120,6 +120,14 @@ def classify(seed, check, lab, ver, tools):
             if check == limit_check and header["shape"] == shape and \
                     header["plant"].startswith(plant) and when(header):
                 return cause
+    if ver["verdict"] == "warn" and lab["label"] == "clean" and \
+            ver["expected"] == "warn":
+        # The defect is there by construction; the check names it. What
+        # the tools missed (a split barrier whose threads happen to meet
+        # the data in order, say) is the oracle's blind spot, to be read
+        # in the program before it is accepted as one.
+        return ("the planted defect did not show on the GPU (its tools saw "
+                "nothing): the oracle's blind spot, check the program")
     return None
 
 
