@@ -6,12 +6,12 @@
 #
 #   tools/fuzz/gpu-oracle.sh [SEEDS] [OUT] [oracle.py options]
 #
-# SEEDS defaults to 0:320, OUT to $OUT (the device tool's folder that comes
+# SEEDS defaults to 0:340, OUT to $OUT (the device tool's folder that comes
 # back) or ./fuzz-gpu. Writes OUT/labels.tsv, OUT/tools.tsv, OUT/summary.md
 # and OUT/fuzz-logs.tar.gz; the programs are built in a scratch folder.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-seeds="${1:-0:320}"
+seeds="${1:-0:340}"
 out="${2:-${OUT:-fuzz-gpu}}"
 shift $(( $# > 2 ? 2 : $# ))
 export PATH="$PATH:/usr/local/cuda/bin"
