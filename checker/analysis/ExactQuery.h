@@ -186,7 +186,9 @@ public:
 
 private:
   struct LoopInstance {
-    llvm::SMTExprRef Counter, Iteration;
+    // Null until set: relate() tells a counter without iteration numbers by
+    // a null Iteration.
+    llvm::SMTExprRef Counter = nullptr, Iteration = nullptr;
     std::int64_t Count = -1; // Listed values; -1 when not listed.
   };
   llvm::SMTExprRef encode(SymId Id, unsigned Thread);
