@@ -21,6 +21,9 @@ constexpr std::int64_t BlockIndexLimit = (1 << 16) - 1;
 constexpr std::int64_t IterationLimit = 1 << 15;
 constexpr std::int64_t GenericLow = 2;
 constexpr std::int64_t SmallHigh = 64;
+// Only for a query that the resource limit somehow fails to stop: a
+// deterministic limit is what bounds queries (see the essay).
+constexpr unsigned SafetyTimeoutMs = 20000;
 
 bool isBlockIndex(const SymAtom &Atom) {
   return !Atom.Var && llvm::StringRef(Atom.Name).starts_with("blockIdx");
@@ -28,9 +31,10 @@ bool isBlockIndex(const SymAtom &Atom) {
 
 } // namespace
 
-ExactQuery::ExactQuery(const SymbolicTranslator &Sym, unsigned TimeoutMs)
+ExactQuery::ExactQuery(const SymbolicTranslator &Sym, unsigned ResourceLimit)
     : Sym(Sym), Solver(llvm::CreateZ3Solver()) {
-  Solver->setUnsignedParam("timeout", TimeoutMs);
+  Solver->setUnsignedParam("rlimit", ResourceLimit);
+  Solver->setUnsignedParam("timeout", SafetyTimeoutMs);
   Sort = Solver->getBitvectorSort(Width);
 }
 
