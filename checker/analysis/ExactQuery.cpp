@@ -21,12 +21,16 @@ constexpr std::int64_t BlockIndexLimit = (1 << 16) - 1;
 constexpr std::int64_t IterationLimit = 1 << 15;
 constexpr std::int64_t GenericLow = 2;
 constexpr std::int64_t SmallHigh = 64;
+// Only for a query that the resource limit somehow fails to stop: a
+// deterministic limit is what bounds queries (see the essay).
+constexpr unsigned SafetyTimeoutMs = 20000;
 
 } // namespace
 
-ExactQuery::ExactQuery(const SymbolicTranslator &Sym, unsigned TimeoutMs)
+ExactQuery::ExactQuery(const SymbolicTranslator &Sym, unsigned ResourceLimit)
     : Sym(Sym), Solver(llvm::CreateZ3Solver()) {
-  Solver->setUnsignedParam("timeout", TimeoutMs);
+  Solver->setUnsignedParam("rlimit", ResourceLimit);
+  Solver->setUnsignedParam("timeout", SafetyTimeoutMs);
   Sort = Solver->getBitvectorSort(Width);
 }
 

@@ -71,8 +71,14 @@
 // ones in 1-20 ms through SMTAPI's simple (incremental) solver, non-linear
 // unsatisfiable ones up to the timeout. A decision costs 1-3 queries when no
 // witness exists and up to 2 + |U| + 8 when one does. Each
-// check() runs under a per-query timeout (an undecided query answers none)
-// and callers keep a per-function budget; callers cache answers per pair of
+// check() runs under a resource limit counted by Z3 itself ("rlimit"), not
+// a timeout: the same query gets the same answer on a loaded or a slow
+// machine, so the output is the same run after run (a wall-clock timeout
+// made a sanitized, heavily loaded run drop two races). About 6,000 units
+// are a millisecond of Z3 on the development machine; the largest query of
+// the lit suite takes 0.55 million. An undecided query answers none. A
+// generous wall-clock timeout stays as a safety net only. Callers keep a
+// per-function budget; callers cache answers per pair of
 // index shapes (ExactQuery::shapeKey) so that a kernel of N copies of one
 // pattern costs N cache lookups, not N queries.
 //
@@ -112,8 +118,9 @@ enum class IterationRelation {
 /// One solver session over the expressions of one SymbolicTranslator.
 class ExactQuery {
 public:
-  /// \p TimeoutMs bounds each check().
-  ExactQuery(const SymbolicTranslator &Sym, unsigned TimeoutMs);
+  /// \p ResourceLimit bounds each check() in Z3's deterministic resource
+  /// units ("rlimit"; 0: none).
+  ExactQuery(const SymbolicTranslator &Sym, unsigned ResourceLimit);
 
   /// Fixes blockDim to \p Shape. Call before anything else.
   void setShape(const BlockShape &Shape);
@@ -156,7 +163,7 @@ public:
   /// Constrains every generic unknown to [Low, High].
   void restrictUnknowns(std::int64_t Low, std::int64_t High);
 
-  /// Sat, unsat, or none when the solver gave up (timeout).
+  /// Sat, unsat, or none when the solver gave up (resource limit).
   std::optional<bool> check();
   /// A symbol equal to \p Term, whose model value can be read (the solver
   /// gives models of symbols only). Call before check().

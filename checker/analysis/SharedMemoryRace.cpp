@@ -323,7 +323,7 @@ bool KernelRaceFinder::leavesVariable(const SharedAccess &X,
                                       const BlockShape &Shape,
                                       const Witness &W) {
   std::int64_t Size = Col.sizeOf(X.Var);
-  ExactQuery Q(Sym, Options.QueryTimeoutMs);
+  ExactQuery Q(Sym, Options.QueryResourceLimit);
   Q.setShape(Shape);
   unsigned T = Q.addThread();
   for (const auto &[Guard, Polarity] : X.Guards) {
@@ -394,7 +394,7 @@ KernelRaceFinder::decideExactly(const SharedAccess &A, const SharedAccess &B,
     return T;
   };
 
-  ExactQuery Q(Sym, Options.QueryTimeoutMs);
+  ExactQuery Q(Sym, Options.QueryResourceLimit);
   Terms T = Encode(Q, true);
   llvm::SmallVector<unsigned, 4> AtomsOfA, AtomsOfB;
   Sym.collectAtoms(A.Offset, AtomsOfA);
@@ -441,7 +441,7 @@ KernelRaceFinder::decideExactly(const SharedAccess &A, const SharedAccess &B,
     if (Unknowns.empty() || Sample < 2)
       continue;
     for (bool Collide : {true, false}) {
-      ExactQuery P(Sym, Options.QueryTimeoutMs);
+      ExactQuery P(Sym, Options.QueryResourceLimit);
       Encode(P, Collide);
       for (unsigned Atom : Unknowns)
         P.require(P.solver().mkEqual(P.uniform(Atom), P.constant(Sample)));

@@ -121,10 +121,11 @@ struct RaceOptions {
                             {BlockShape{{8, 8, 4}, true}}}};
   bool ReportPossibleRaces = false;
   /// Milliseconds of processor time one kernel's race analysis may take
-  /// before it stops and says so (0: no limit), and one solver query before
-  /// it gives up.
+  /// before it stops and says so (0: no limit).
   unsigned TimeBudgetMs = 2000;
-  unsigned QueryTimeoutMs = 250;
+  /// Z3 resource units one solver query may use before it gives up (about
+  /// 300 ms of Z3 on the development machine; deterministic, unlike time).
+  unsigned QueryResourceLimit = 2000000;
 };
 
 class SharedMemoryRaceAnalysis {
