@@ -118,6 +118,10 @@ private:
   const Stmt *certainBarrierPlace(const SharedAccess &First,
                                   const SharedAccess &Second);
   bool isBefore(const SharedAccess &A, const SharedAccess &B) const;
+  /// The race between \p First and \p Second, in this order, under \p Shape:
+  /// the fields both kinds of pair (plain and data-indexed) fill alike.
+  SharedRace raceBetween(const SharedAccess &First, const SharedAccess &Second,
+                         Verdict V, const BlockShape &Shape) const;
   bool isWarpUniform(const Expr *E, const CFGBlock *Block, unsigned Index,
                      unsigned Depth = 0) const;
   bool isInside(const Stmt *S, const Stmt *Outer) const {
@@ -602,6 +606,26 @@ bool KernelRaceFinder::isBefore(const SharedAccess &A,
 /// Thread-and-iteration points above which a concrete question goes to the
 /// solver rather than being enumerated.
 constexpr double EnumerationLimit = 1 << 18;
+
+SharedRace KernelRaceFinder::raceBetween(const SharedAccess &First,
+                                         const SharedAccess &Second, Verdict V,
+                                         const BlockShape &Shape) const {
+  SharedRace Race;
+  Race.Kernel = Kernel;
+  Race.Variable = First.Var;
+  Race.First = First.E;
+  Race.Second = Second.E;
+  Race.FirstVia = First.Via;
+  Race.SecondVia = Second.Via;
+  Race.FirstKind = First.Kind;
+  Race.SecondKind = Second.Kind;
+  Race.Order = !Second.writes()  ? SharedRace::ReadAfterWrite
+               : !First.writes() ? SharedRace::WriteAfterRead
+                                 : SharedRace::WriteAfterWrite;
+  Race.Possible = V == Verdict::Possible;
+  Race.Shape = Shape;
+  return Race;
+}
 
 KernelRaceFinder::Verdict
 KernelRaceFinder::decide(const SharedAccess &A, const SharedAccess &B,
@@ -1104,20 +1128,8 @@ bool KernelRaceFinder::checkDataIndexedPair(unsigned IA, unsigned IB,
   bool PlainFirst = isBefore(Plain, Atomic);
   const SharedAccess &First = PlainFirst ? Plain : Atomic;
   const SharedAccess &Second = PlainFirst ? Atomic : Plain;
-  SharedRace Race;
-  Race.Kernel = Kernel;
-  Race.Variable = Plain.Var;
-  Race.First = First.E;
-  Race.Second = Second.E;
-  Race.FirstVia = First.Via;
-  Race.SecondVia = Second.Via;
-  Race.FirstKind = First.Kind;
-  Race.SecondKind = Second.Kind;
-  Race.Order = !Second.writes()  ? SharedRace::ReadAfterWrite
-               : !First.writes() ? SharedRace::WriteAfterRead
-                                 : SharedRace::WriteAfterWrite;
-  Race.Possible = V == Verdict::Possible;
-  Race.Shape = Shape;
+  SharedRace Race = raceBetween(First, Second, V, Shape);
+  Race.Variable = Plain.Var; // The array the element is described in.
   std::string Element =
       "'" + Col.describeElement(Plain.Var, W.Element * Index->ElementBytes) +
       "'";
@@ -1340,22 +1352,9 @@ void KernelRaceFinder::checkPair(unsigned IA, unsigned IB,
     std::int64_t FirstThread = BSecond ? W.ThreadA : W.ThreadB;
     std::int64_t SecondThread = BSecond ? W.ThreadB : W.ThreadA;
 
-    SharedRace Race;
-    Race.Kernel = Kernel;
-    Race.Variable = First.Var;
-    Race.First = First.E;
-    Race.Second = Second.E;
-    Race.FirstVia = First.Via;
-    Race.SecondVia = Second.Via;
-    Race.FirstKind = First.Kind;
-    Race.SecondKind = Second.Kind;
-    Race.Order = !Second.writes()  ? SharedRace::ReadAfterWrite
-                 : !First.writes() ? SharedRace::WriteAfterRead
-                                   : SharedRace::WriteAfterWrite;
-    Race.Possible = V == Verdict::Possible;
+    SharedRace Race = raceBetween(First, Second, V, Shape);
     Race.WarpSynchronous =
         A.Volatile && B.Volatile && W.ThreadA / 32 == W.ThreadB / 32;
-    Race.Shape = Shape;
     auto Verb = [](AccessKind K) {
       switch (K) {
       case AccessKind::Read:
