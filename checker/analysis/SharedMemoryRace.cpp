@@ -197,6 +197,10 @@ private:
   const ParentMap &Parents;
   /// Branches that repeat their loop's condition (branchesImpliedByLoops).
   llvm::SmallPtrSet<const IfStmt *, 4> ImpliedBranches;
+  /// The tests of the `for` and `while` loops whose first test always
+  /// passes (loopRunsAtLeastOnce), each with the one block that enters it
+  /// from outside the loop: from there the path runs the body.
+  llvm::DenseMap<const CFGBlock *, const CFGBlock *> FirstTestEntries;
   /// For each access, the accesses reached from it without a block barrier
   /// (bit 1: in the same pass of the enclosing loops; bit 2: after going
   /// round a loop), and the same without any warp-level sync either.
@@ -470,8 +474,13 @@ void KernelRaceFinder::walk(const CFGBlock *From, unsigned FromIndex,
     const CFGBlock *Block;
     unsigned Index;
     bool Crossed;
+    bool FirstTest;
   };
-  std::deque<Item> Queue{{From, FromIndex, false}};
+  // FirstTest: the block is the test of a loop of FirstTestEntries, reached
+  // from outside the loop (not by its back edge), so the exit edge is not
+  // taken: the path runs the body and meets the barriers in it. A walk that
+  // starts in such a test may be past its first pass and leaves both ways.
+  std::deque<Item> Queue{{From, FromIndex, false, false}};
   while (!Queue.empty()) {
     Item Cur = Queue.front();
     Queue.pop_front();
@@ -503,18 +512,36 @@ void KernelRaceFinder::walk(const CFGBlock *From, unsigned FromIndex,
     // The else edge of a branch that repeats its loop's condition is never
     // taken: it must not carry accesses past the barrier on the other edge.
     const auto *If = dyn_cast_or_null<IfStmt>(Cur.Block->getTerminatorStmt());
-    bool OnlyThen = If && ImpliedBranches.count(If);
+    bool OnlyThen = (If && ImpliedBranches.count(If)) || Cur.FirstTest;
     for (const CFGBlock *Succ : Cur.Block->succs()) {
       if (OnlyThen && Succ != *Cur.Block->succ_begin())
         break;
-      if (!Succ || !Seen.insert({Succ, Crossed ? 1u : 0u}).second)
+      if (!Succ)
         continue;
-      Queue.push_back({Succ, 0, Crossed});
+      bool FirstTest = FirstTestEntries.lookup(Succ) == Cur.Block;
+      if (!Seen.insert({Succ, (Crossed ? 1u : 0u) | (FirstTest ? 2u : 0u)})
+               .second)
+        continue;
+      Queue.push_back({Succ, 0, Crossed, FirstTest});
     }
   }
 }
 
 void KernelRaceFinder::computeConcurrency() {
+  // A loop test has two predecessors, the block before the loop and the
+  // one its back edge leaves from (marked with the loop as its target);
+  // anything else (an increment that branches) is left alone.
+  for (const CFGBlock *B : Deps.getCFG()) {
+    const Stmt *Test = B->getTerminatorStmt();
+    if (!isa_and_nonnull<ForStmt, WhileStmt>(Test) || B->pred_size() != 2)
+      continue;
+    const CFGBlock *First = *B->pred_begin(), *Second = *(B->pred_begin() + 1);
+    if (First && First->getLoopTarget() == Test)
+      std::swap(First, Second);
+    if (First && Second && Second->getLoopTarget() == Test &&
+        First->getLoopTarget() != Test && loopRunsAtLeastOnce(Test, Context))
+      FirstTestEntries[B] = First;
+  }
   for (unsigned I = 0; I < Accesses.size(); ++I)
     AccessesAt[Accesses[I].Anchor].push_back(I);
   Reach.assign(Accesses.size(), ReachSet());
