@@ -11,6 +11,8 @@
 #                       expectation (needs gpu and nvcc; unsupported elsewhere).
 #
 # The last two are made from the file, so a case is just its two programs.
+# A program of several files names the others in a `// SOURCES:` line; they
+# live in the case's Inputs/ folder, which lit skips.
 # What the RUNTIME line means, and how a run is judged, is in runtime_suite.py.
 
 import os
@@ -33,5 +35,12 @@ config.excludes.append(".lit")
 
 config.substitutions.append(
     ("%cuda_real", " ".join(map(shlex.quote, runtime_suite.CUDA_REAL_ARGS))))
+# The static side of a program of several files (runtime_suite.py
+# static-program), first: %cuda_tidy would otherwise take its prefix.
+config.substitutions.insert(0, (
+    "%cuda_tidy_program", " ".join(map(shlex.quote, [
+        config.python_executable, runtime_suite.__file__, "static-program",
+        "--cuda-tidy", config.cuda_tidy_wrapper,
+        "--plugin", config.cuda_tidy_plugin]))))
 config.test_format = lit_format.RuntimeCaseFormat(
     config.test_format.execute_external)

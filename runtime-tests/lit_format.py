@@ -59,9 +59,13 @@ class RuntimeCaseFormat(lit.formats.ShTest):
                 "Test requires the following unavailable features: %s"
                 % ", ".join(missing))
         try:
-            runtime_suite.parse_case_file(test.source)
+            case = runtime_suite.parse_case_file(test.source)
         except ValueError as e:
             return lit.Test.Result(lit.Test.UNRESOLVED, str(e))
+        # A program of several files builds from all of them.
+        sources = "".join(" " + shlex.quote(s) for s in case.sources)
+        script = [line.replace(" -o %t %s", " -o %t %s" + sources)
+                  for line in script]
         if litConfig.noExecute:
             return lit.Test.Result(lit.Test.PASS)
         tmpDir, tmpBase = lit.TestRunner.getTempPaths(test)

@@ -8,6 +8,13 @@ states what it expects of both sides:
   static   lit lines: `// RUN: %check_clang_tidy %s <check> %t -- -- %cuda_real`
            plus one `// CHECK-MESSAGES: ... [<check>]` per expected warning;
            a file with no CHECK-MESSAGES line expects the check to be silent.
+  sources  a program of several translation units (a kernel launched from
+           another file) names the others in `// SOURCES: Inputs/x.cu ...`
+           (relative to the case file, under its case's Inputs/, which lit
+           skips); nvcc builds them together, and its RUN line is
+           `// RUN: %cuda_tidy_program %s <check>`: cuda-tidy -p over a
+           compile database of all of them, on the case file (static-program
+           below), so that the check sees the launches in the other files.
   runtime  a header line `// RUNTIME: tool=<tool> expect=<fault|clean>`, where
            tool is one of
              racecheck, synccheck, memcheck
@@ -35,11 +42,16 @@ static-verdicts.sh, run-gpu.sh and lit's gpu tests run:
   runtime_suite.py runtime FILE EXE            run one program's runtime part,
                                                exit 1 unless it meets its
                                                expectation
+  runtime_suite.py static-program FILE CHECK   the static side of a program
+                                               with SOURCES (its RUN line),
+                                               exit 1 unless it meets its
+                                               CHECK-MESSAGES lines
 """
 
 import argparse
 import concurrent.futures
 import datetime
+import json
 import os
 import re
 import shlex
@@ -47,6 +59,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Tuple
 
@@ -93,6 +106,8 @@ WARNING_MARK = re.compile(
     r"^(.*)// CHECK-MESSAGES: :\[\[@LINE([+-]\d+)?\]\]:.*warning:.*\[([\w-]+)\]",
     re.M)
 RUN_CHECK = re.compile(r"^// RUN: %check_clang_tidy %s ([\w-]+) (.*)$", re.M)
+RUN_PROGRAM = re.compile(r"^// RUN: %cuda_tidy_program %s ([\w-]+)\s*$", re.M)
+SOURCES_LINE = re.compile(r"^// SOURCES:(.*)$", re.M)
 
 # Nsight Compute (tool=ncu): the counters of shared loads and stores, as
 # GPU-FACTS.md found them to work on the H200 (--clock-control none).
@@ -131,6 +146,8 @@ class CaseFile:
     runtime_args: Dict[str, str] = field(default_factory=dict)
     # clang-tidy arguments of the RUN line (between '%t --' and '--').
     tidy_args: List[str] = field(default_factory=list)
+    # The program's other translation units (absolute), from SOURCES.
+    sources: List[str] = field(default_factory=list)
 
     @property
     def name(self) -> str:
@@ -168,16 +185,31 @@ def parse_case_file(path: str) -> CaseFile:
             float(args["wavefronts"]), float(args["ideal"])
         except ValueError:
             raise ValueError("%s: wavefronts and ideal must be numbers" % path)
-    run = RUN_CHECK.search(text)
-    if not run or run.group(1) != check:
-        raise ValueError("%s: needs '// RUN: %%check_clang_tidy %%s %s ...'"
-                         % (path, check))
-    # '%t -- <clang-tidy args> -- <compile args>'
-    words = shlex.split(run.group(2))
+    sources = [os.path.join(os.path.dirname(os.path.abspath(path)), name)
+               for line in SOURCES_LINE.findall(text) for name in line.split()]
+    for source in sources:
+        if not os.path.isfile(source) or os.path.relpath(
+                source, os.path.dirname(os.path.abspath(path))).split(
+                    os.sep)[0] != "Inputs":
+            raise ValueError("%s: SOURCES names %s, not a file under the "
+                             "case's Inputs/" % (path, source))
     tidy_args = []
-    if len(words) > 1 and words[0] == "%t" and words[1] == "--":
-        rest = words[2:]
-        tidy_args = rest[:rest.index("--")] if "--" in rest else rest
+    if sources:
+        # Analysed alone, the file would miss the launches in the others.
+        run = RUN_PROGRAM.search(text)
+        if not run or run.group(1) != check:
+            raise ValueError("%s: a program with SOURCES needs '// RUN: "
+                             "%%cuda_tidy_program %%s %s'" % (path, check))
+    else:
+        run = RUN_CHECK.search(text)
+        if not run or run.group(1) != check:
+            raise ValueError("%s: needs '// RUN: %%check_clang_tidy %%s %s ...'"
+                             % (path, check))
+        # '%t -- <clang-tidy args> -- <compile args>'
+        words = shlex.split(run.group(2))
+        if len(words) > 1 and words[0] == "%t" and words[1] == "--":
+            rest = words[2:]
+            tidy_args = rest[:rest.index("--")] if "--" in rest else rest
 
     lines = []
     for match in WARNING_MARK.finditer(text):
@@ -189,7 +221,7 @@ def parse_case_file(path: str) -> CaseFile:
     # at, as run_static counts them.
     return CaseFile(os.path.abspath(path), check, case, variant, tool, expect,
                     "warn" if lines else "silent", sorted(set(lines)), args,
-                    tidy_args)
+                    tidy_args, sources)
 
 
 def discover(paths: Optional[List[str]] = None) -> List[CaseFile]:
@@ -243,8 +275,10 @@ def cuobjdump() -> str:
     return find_program("cuobjdump", os.path.join(CUDA_PATH, "bin", "cuobjdump"))
 
 
-def run(cmd: List[str], timeout: float) -> Tuple[Optional[int], str]:
-    """(exit status or None on timeout, stdout and stderr together).
+def run(cmd: List[str], timeout: float,
+        env: Optional[Dict[str, str]] = None) -> Tuple[Optional[int], str]:
+    """(exit status or None on timeout, stdout and stderr together), with
+    env added to the environment.
 
     The command runs in a process group of its own, which is killed whole on
     timeout: compute-sanitizer runs the program as its child, and a hung
@@ -253,7 +287,8 @@ def run(cmd: List[str], timeout: float) -> Tuple[Optional[int], str]:
     try:
         proc = subprocess.Popen(cmd, stdout=subprocess.PIPE,
                                 stderr=subprocess.STDOUT,
-                                start_new_session=True)
+                                start_new_session=True,
+                                env=dict(os.environ, **env) if env else None)
     except OSError as e:
         return 127, "%s: %s\n" % (cmd[0], e)
     try:
@@ -510,7 +545,7 @@ def run_runtime(tool: str, exe: str,
 def build(case: CaseFile, out_dir: str) -> Tuple[Optional[str], str]:
     exe = os.path.join(out_dir, case.check, case.case, case.variant)
     os.makedirs(os.path.dirname(exe), exist_ok=True)
-    cmd = [nvcc()] + NVCC_ARGS + ["-o", exe, case.path]
+    cmd = [nvcc()] + NVCC_ARGS + ["-o", exe, case.path] + case.sources
     status, out = run(cmd, 300)
     log = "$ %s\n%s[exit %s]\n" % (" ".join(map(shlex.quote, cmd)), out,
                                   status)
@@ -521,6 +556,10 @@ def build(case: CaseFile, out_dir: str) -> Tuple[Optional[str], str]:
 
 def default_plugin() -> str:
     return os.path.join(SOURCE_ROOT, "build", "lib", "CudaTidyModule.so")
+
+
+def default_cuda_tidy() -> str:
+    return os.path.join(SOURCE_ROOT, "build", "bin", "cuda-tidy")
 
 
 def default_clang_tidy() -> str:
@@ -543,7 +582,29 @@ def bank_predictions(path: str, out: str) -> str:
     return ", ".join(found)
 
 
-def run_static(case: CaseFile, clang_tidy: str, plugin: str) -> Verdict:
+def program_database(case: CaseFile, folder: str) -> None:
+    """Writes folder/compile_commands.json for the case file and its
+    SOURCES, compiled as build() compiles them (nvcc's flags; cuda-tidy
+    rewrites an nvcc database into Clang's spelling)."""
+    entries = [{"directory": folder, "file": source,
+                "arguments": [nvcc()] + NVCC_ARGS + [
+                    "-c", source, "-o",
+                    os.path.join(folder, "%d.o" % number)]}
+               for number, source in enumerate([case.path] + case.sources)]
+    with open(os.path.join(folder, "compile_commands.json"), "w") as f:
+        json.dump(entries, f, indent=1)
+
+
+def run_static(case: CaseFile, clang_tidy: str, plugin: str,
+               cuda_tidy: Optional[str] = None) -> Verdict:
+    if case.sources:
+        # cuda-tidy -p: its pre-pass reads the launches in the other files.
+        with tempfile.TemporaryDirectory(prefix="cuda-tidy-program-") as db:
+            program_database(case, db)
+            cmd = [cuda_tidy or default_cuda_tidy(), "-p", db,
+                   "--checks=-*," + case.check, "--config={}", case.path]
+            status, out = run(cmd, 300, {"CUDA_TIDY_PLUGIN": plugin})
+        return static_verdict(case, cmd, status, out)
     # The RUN line's clang-tidy arguments (a -config with options, say), else
     # --config={} so that no .clang-tidy file takes part.
     tidy_args = case.tidy_args if any(
@@ -552,13 +613,19 @@ def run_static(case: CaseFile, clang_tidy: str, plugin: str) -> Verdict:
     cmd = [clang_tidy, "--load=" + plugin, "-checks=-*," + case.check] + \
         tidy_args + [case.path, "--"] + CUDA_REAL_ARGS
     status, out = run(cmd, 300)
+    return static_verdict(case, cmd, status, out)
+
+
+def static_verdict(case: CaseFile, cmd: List[str], status: Optional[int],
+                   out: str) -> Verdict:
     log = "$ %s\n%s[exit %s]\n" % (" ".join(map(shlex.quote, cmd)), out,
                                   status)
     mark = re.compile(r"^%s:(\d+):\d+: warning: .*\[%s\]$"
                       % (re.escape(case.path), re.escape(case.check)), re.M)
     lines = sorted({int(m) for m in mark.findall(out)})
     if status != 0 or re.search(r"^[^ ].*: error: ", out, re.M):
-        return Verdict("error", "clang-tidy exit %s" % status, log)
+        return Verdict("error", "%s exit %s" % (os.path.basename(cmd[0]),
+                                                status), log)
     if lines:
         detail = "line%s %s" % ("s" if len(lines) > 1 else "",
                                 ", ".join(map(str, lines)))
@@ -594,8 +661,9 @@ def cmd_static_verdicts(args) -> int:
         return 2
     cases = discover(args.paths)
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
-        verdicts = list(pool.map(lambda c: run_static(c, clang_tidy, plugin),
-                                 cases))
+        verdicts = list(pool.map(
+            lambda c: run_static(c, clang_tidy, plugin, args.cuda_tidy),
+            cases))
     lines = ["# static verdicts of runtime-tests, written by static-verdicts.sh",
              "# %s; %s --load=%s" % (datetime.datetime.now(
                  datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
@@ -720,7 +788,8 @@ def cmd_gpu(args) -> int:
         plugin = args.plugin or default_plugin()
         clang_tidy = args.clang_tidy or default_clang_tidy()
         if os.path.exists(plugin) and os.access(clang_tidy, os.X_OK):
-            static = {static_key(c): run_static(c, clang_tidy, plugin)
+            static = {static_key(c): run_static(c, clang_tidy, plugin,
+                                                args.cuda_tidy)
                       for c in cases}
         else:
             static = {static_key(c): Verdict("pending", "") for c in cases}
@@ -780,6 +849,23 @@ def cmd_gpu(args) -> int:
     return 1 if failures else 0
 
 
+def cmd_static_program(args) -> int:
+    case = parse_case_file(args.file)
+    if args.check != case.check or not case.sources:
+        print("%s: static-program is for a %s program with SOURCES"
+              % (case.relpath, case.check), file=sys.stderr)
+        return 2
+    plugin = args.plugin or default_plugin()
+    verdict = run_static(case, "", plugin, args.cuda_tidy)
+    sys.stdout.write(verdict.log)
+    print("%s: %s, expected %s%s" % (
+        case.relpath, verdict.cell(), case.expect_static,
+        " at lines %s" % ", ".join(map(str, case.expected_lines))
+        if case.expected_lines else ""))
+    return 0 if verdict.verdict == case.expect_static and \
+        verdict.lines == case.expected_lines else 1
+
+
 def cmd_runtime(args) -> int:
     case = parse_case_file(args.file)
     verdict = run_runtime(case.tool, args.exe, args=case.runtime_args)
@@ -801,6 +887,8 @@ def main() -> int:
     static.add_argument("-o", "--output", help="verdicts file (default stdout)")
     static.add_argument("--clang-tidy")
     static.add_argument("--plugin")
+    static.add_argument("--cuda-tidy", help="for programs with SOURCES "
+                        "(default build/bin/cuda-tidy)")
     static.add_argument("-j", "--jobs", type=int, default=os.cpu_count())
     static.set_defaults(func=cmd_static_verdicts)
 
@@ -811,6 +899,7 @@ def main() -> int:
                           "clang-tidy here")
     gpu.add_argument("--clang-tidy")
     gpu.add_argument("--plugin")
+    gpu.add_argument("--cuda-tidy")
     gpu.add_argument("--build-dir",
                      default=os.path.join(SOURCE_ROOT, "build",
                                           "runtime-tests", "bin"))
@@ -826,6 +915,14 @@ def main() -> int:
     gpu.add_argument("-j", "--jobs", type=int, default=1,
                      help="programs run at the same time (default 1)")
     gpu.set_defaults(func=cmd_gpu)
+
+    program = sub.add_parser("static-program",
+                             help="the static side of a program with SOURCES")
+    program.add_argument("file")
+    program.add_argument("check", help="the check the case file is for")
+    program.add_argument("--cuda-tidy")
+    program.add_argument("--plugin")
+    program.set_defaults(func=cmd_static_program)
 
     one = sub.add_parser("runtime", help="run one program's runtime part")
     one.add_argument("file")
