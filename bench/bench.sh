@@ -13,6 +13,8 @@
 #   PLUGIN       the plugin (default: build/lib/CudaTidyModule.so)
 #   CLANG_TIDY   default: /usr/lib/llvm-22/bin/clang-tidy
 #   ROUNDS       repetitions of every file and configuration (default: 3)
+#   WARMUP       0 skips the untimed first run of each file (default: 1), for
+#                corpora whose headers other runs keep in the page cache
 #   DB_ARGS      further tools/corpus/make-compile-db.py options (-I, -D,
 #                --under, ...) for a tree other than cuda-samples; FILES are
 #                then given explicitly (see docs/corpus-gromacs.md)
@@ -41,6 +43,7 @@ corpus_root = os.path.realpath(
 plugin = os.environ.get("PLUGIN", os.path.join(repo, "build", "lib", "CudaTidyModule.so"))
 clang_tidy = os.environ.get("CLANG_TIDY", "/usr/lib/llvm-22/bin/clang-tidy")
 rounds = int(os.environ.get("ROUNDS", "3"))
+warmup = os.environ.get("WARMUP", "1") != "0"
 
 # clang-tidy refuses to run with no check enabled ("no checks enabled"), so a
 # check that costs next to nothing stands in for "no checks" in the baseline.
@@ -144,7 +147,8 @@ version = next((l.strip() for l in version.splitlines() if "version" in l), "?")
 print(f"date:      {time.strftime('%Y-%m-%d %H:%M %Z')}")
 print(f"machine:   {platform.node()}, {cpu_model}, {os.cpu_count()} CPUs")
 print(f"tool:      {clang_tidy} ({version}) --load={plugin}")
-print(f"files:     {len(files)} under {corpus_root}, {rounds} rounds")
+print(f"files:     {len(files)} under {corpus_root}, {rounds} rounds"
+      f"{'' if warmup else ', no untimed first run'}")
 print(f"(a) baseline: --checks={CONFIGURATIONS['a']}")
 print("    (misc-unused-alias-decls stands in for 'no checks': clang-tidy does")
 print("    not parse anything when no check is enabled)")
@@ -154,7 +158,7 @@ print()
 
 # One untimed run per file first: the first read of the toolkit's headers
 # from disk would otherwise count against whichever configuration runs first.
-for path in files:
+for path in files if warmup else []:
     cpu_seconds(CONFIGURATIONS["a"], path)
 
 samples = {(f, c): [] for f in files for c in CONFIGURATIONS}
