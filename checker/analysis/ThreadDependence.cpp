@@ -981,17 +981,106 @@ public:
   void run();
 
 private:
-  using State = llvm::DenseMap<const VarDecl *, DepSet>;
+  /// What a tracked local may depend on: the variable as a whole, and
+  /// apart from that the parts of it (members, elements at constant
+  /// indices) written on their own since it was last written whole. A part
+  /// has the value of its nearest listed enclosing part, else Whole, plus
+  /// those of the parts listed inside it.
+  struct VarState {
+    DepSet Whole = 0;
+    /// By path (see MemberPaths), sorted.
+    llvm::SmallVector<std::pair<unsigned, DepSet>, 2> Parts;
+    bool operator==(const VarState &Other) const {
+      return Whole == Other.Whole && Parts == Other.Parts;
+    }
+    bool operator!=(const VarState &Other) const { return !(*this == Other); }
+    bool empty() const {
+      return !Whole && llvm::all_of(Parts, [](const auto &P) {
+        return P.second == 0;
+      });
+    }
+  };
+  using State = llvm::DenseMap<const VarDecl *, VarState>;
+
+  /// Paths to parts of a local aggregate, interned: 0 is the variable
+  /// itself, each other path a step (a field, or an element at a constant
+  /// index) from its parent.
+  struct MemberPaths {
+    struct Node {
+      unsigned Parent;
+      const void *Step;
+      unsigned Depth;
+    };
+    std::vector<Node> Nodes{{0, nullptr, 0}};
+    llvm::DenseMap<std::pair<unsigned, const void *>, unsigned> Index;
+    /// Deeper paths are not told apart: the last step that fits stands for
+    /// what lies below it.
+    static constexpr unsigned MaxDepth = 6;
+
+    unsigned child(unsigned Parent, const void *Step) {
+      if (Nodes[Parent].Depth >= MaxDepth)
+        return Parent;
+      auto [It, New] = Index.try_emplace({Parent, Step}, Nodes.size());
+      if (New)
+        Nodes.push_back({Parent, Step, Nodes[Parent].Depth + 1});
+      return It->second;
+    }
+    /// Whether \p Outer is \p Inner or encloses it.
+    bool encloses(unsigned Outer, unsigned Inner) const {
+      while (Nodes[Inner].Depth > Nodes[Outer].Depth)
+        Inner = Nodes[Inner].Parent;
+      return Inner == Outer;
+    }
+    /// The path without trailing element steps: what a pointer or a
+    /// reference to an element may reach by arithmetic.
+    unsigned withoutElements(unsigned Path) const {
+      while (Path && isElementStep(Nodes[Path].Step))
+        Path = Nodes[Path].Parent;
+      return Path;
+    }
+    static const void *elementStep(uint64_t Index) {
+      return reinterpret_cast<const void *>(uintptr_t(Index << 1 | 1));
+    }
+    static bool isElementStep(const void *Step) {
+      return reinterpret_cast<uintptr_t>(Step) & 1;
+    }
+  };
 
   /// What an lvalue designates: a tracked local variable (wholly or in
   /// part), or storage reached through a parameter or the implicit object.
+  /// For a local, Path names the part; Exact says the lvalue is exactly
+  /// that part (so a store replaces its value) rather than somewhere in it.
   struct LValueRoot {
     const VarDecl *Var = nullptr;
-    bool Whole = false;
+    unsigned Path = 0;
+    bool Exact = false;
     int Param = -1;
     bool Object = false;
     DepSet IndexDeps = 0;
   };
+  /// Where a load of \p E reads in a tracked local: the variable, the part
+  /// (the innermost one known exactly) and the dependence of any index on
+  /// the way that is not constant. Var is null if \p E is no such load.
+  struct PartRead {
+    const VarDecl *Var = nullptr;
+    unsigned Path = 0;
+    /// No index on the way that is not constant: Path is the part read.
+    bool Exact = true;
+    DepSet IndexDeps = 0;
+  };
+  PartRead partRead(const Expr *E, const State &S);
+  /// The step from \p ME's base to the member it names, or null where the
+  /// member may share storage with another (a union's) or is a reference.
+  static const void *memberStep(const MemberExpr *ME);
+  /// The dependence of part \p Path of \p VS, with the parts inside it.
+  DepSet readPart(const VarState &VS, unsigned Path) const;
+  /// The value \p VS gives part \p Path apart from the parts listed inside
+  /// it: that of the nearest listed part enclosing it, else Whole.
+  DepSet enclosingValue(const VarState &VS, unsigned Path) const;
+  void writePart(VarState &VS, unsigned Path, DepSet Value, bool Strong);
+  /// The state of a variable where two paths meet: each part holds what it
+  /// holds on either path.
+  VarState join(const VarState &A, const VarState &B) const;
 
   // Classification of variables.
   bool isTracked(const VarDecl *VD) const;
@@ -1024,7 +1113,7 @@ private:
                   const Expr *Source);
   void callEffects(const CallExpr *CE, State &S, DepSet Control);
   void setVar(const VarDecl *VD, DepSet Value, bool Strong, State &S,
-              const Expr *Source);
+              const Expr *Source, unsigned Path = 0);
 
   /// \p Deps, the dependence of the condition of \p B, made exact for a
   /// `for` loop whose trip count is uniform by arithmetic (see
@@ -1037,6 +1126,7 @@ private:
   ThreadDependenceAnalysis &Analysis;
   FunctionDependence &R;
   AnalysisDeclContext &AC;
+  MemberPaths Paths;
   llvm::DenseMap<const VarDecl *, const VarDecl *> Aliases;
   /// Where a variable's thread dependence came from, and where its
   /// dependence on the block or cluster came from.
@@ -1089,7 +1179,75 @@ DepSet DependenceBuilder::varDeps(const VarDecl *VD, const State &S) const {
     return dep::Block; // Each block has its own copy.
   if (!isTracked(VD))
     return 0; // Global or constant memory at a fixed address.
-  return S.lookup(resolveAlias(VD));
+  auto It = S.find(resolveAlias(VD));
+  return It == S.end() ? 0 : readPart(It->second, 0);
+}
+
+DepSet DependenceBuilder::enclosingValue(const VarState &VS,
+                                         unsigned Path) const {
+  DepSet Value = VS.Whole;
+  unsigned Depth = 0;
+  for (const auto &[Part, PartValue] : VS.Parts)
+    if (Paths.encloses(Part, Path) && Paths.Nodes[Part].Depth >= Depth) {
+      Value = PartValue;
+      Depth = Paths.Nodes[Part].Depth;
+    }
+  return Value;
+}
+
+DepSet DependenceBuilder::readPart(const VarState &VS, unsigned Path) const {
+  DepSet Deps = enclosingValue(VS, Path);
+  for (const auto &[Part, Value] : VS.Parts)
+    if (Part != Path && Paths.encloses(Path, Part))
+      Deps |= Value;
+  return Deps;
+}
+
+DependenceBuilder::VarState
+DependenceBuilder::join(const VarState &A, const VarState &B) const {
+  VarState Joined;
+  Joined.Whole = A.Whole | B.Whole;
+  for (const VarState *Side : {&A, &B})
+    for (const auto &[Part, Value] : Side->Parts)
+      if (!llvm::is_contained(llvm::make_first_range(Joined.Parts), Part))
+        Joined.Parts.push_back(
+            {Part, enclosingValue(A, Part) | enclosingValue(B, Part)});
+  llvm::sort(Joined.Parts,
+             [](const auto &X, const auto &Y) { return X.first < Y.first; });
+  return Joined;
+}
+
+void DependenceBuilder::writePart(VarState &VS, unsigned Path, DepSet Value,
+                                  bool Strong) {
+  if (Path == 0 && Strong) {
+    VS.Whole = Value;
+    VS.Parts.clear();
+    return;
+  }
+  if (Path == 0) {
+    VS.Whole |= Value;
+    for (auto &Part : VS.Parts)
+      Part.second |= Value;
+    return;
+  }
+  // A store to the part replaces what lies inside it; a weak one adds to
+  // every value inside it, and lists the part with what it held before.
+  DepSet Before = Strong ? 0 : enclosingValue(VS, Path);
+  llvm::SmallVector<std::pair<unsigned, DepSet>, 2> Parts;
+  for (const auto &[Part, Old] : VS.Parts) {
+    if (Part == Path || !Paths.encloses(Path, Part))
+      Parts.push_back({Part, Old});
+    else if (!Strong)
+      Parts.push_back({Part, Old | Value});
+  }
+  auto Slot = llvm::find_if(Parts, [&](const auto &P) { return P.first == Path; });
+  if (Slot == Parts.end()) {
+    Parts.push_back({Path, 0});
+    Slot = Parts.end() - 1;
+  }
+  Slot->second = Strong ? Value : Before | Value;
+  llvm::sort(Parts, [](const auto &A, const auto &B) { return A.first < B.first; });
+  VS.Parts = std::move(Parts);
 }
 
 DepSet DependenceBuilder::valueDeps(const Expr *E, const State &S) {
@@ -1162,10 +1320,72 @@ DepSet DependenceBuilder::valueDeps(const Expr *E, const State &S) {
   return Deps;
 }
 
+const void *DependenceBuilder::memberStep(const MemberExpr *ME) {
+  const auto *Field = dyn_cast<FieldDecl>(ME->getMemberDecl());
+  if (!Field || Field->getType()->isReferenceType() ||
+      Field->getParent()->isUnion())
+    return nullptr;
+  return Field->getCanonicalDecl();
+}
+
+DependenceBuilder::PartRead DependenceBuilder::partRead(const Expr *E,
+                                                        const State &S) {
+  E = E->IgnoreParens();
+  PartRead Read;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    if (!VD || !isTracked(VD) || getBuiltinIndexKind(VD))
+      return Read;
+    const VarDecl *Target = resolveAlias(VD);
+    if (Target == VD && VD->getType()->isReferenceType())
+      return Read; // A reference parameter: not one of our locals.
+    Read.Var = Target;
+    return Read;
+  }
+  if (const auto *ME = dyn_cast<MemberExpr>(E); ME && !ME->isArrow()) {
+    Read = partRead(ME->getBase(), S);
+    const void *Step = memberStep(ME);
+    if (Read.Var && Read.Exact && Step)
+      Read.Path = Paths.child(Read.Path, Step);
+    else
+      Read.Exact = false;
+    return Read;
+  }
+  if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(E)) {
+    const auto *Cast =
+        dyn_cast<ImplicitCastExpr>(ASE->getBase()->IgnoreParens());
+    if (!Cast || Cast->getCastKind() != CK_ArrayToPointerDecay)
+      return Read;
+    Read = partRead(Cast->getSubExpr(), S);
+    if (!Read.Var)
+      return Read;
+    auto Index = constantValue(ASE->getIdx(), AC.getASTContext());
+    if (Read.Exact && Index && !Index->isNegative() &&
+        Index->getActiveBits() < 32) {
+      Read.Path = Paths.child(Read.Path,
+                              MemberPaths::elementStep(Index->getZExtValue()));
+    } else {
+      Read.Exact = false;
+      Read.IndexDeps |= valueDeps(ASE->getIdx(), S);
+    }
+    return Read;
+  }
+  return Read;
+}
+
 DepSet DependenceBuilder::loadDeps(const Expr *E, const State &S) {
   E = E->IgnoreParens();
   if (auto Kind = getBuiltinIndexRef(E, nullptr))
     return builtinIndexDeps(*Kind);
+  if (isa<MemberExpr, ArraySubscriptExpr>(E)) {
+    // A member or constant element of a local aggregate has its own value.
+    PartRead Read = partRead(E, S);
+    if (Read.Var && Read.Path) {
+      auto It = S.find(Read.Var);
+      return (It == S.end() ? 0 : readPart(It->second, Read.Path)) |
+             Read.IndexDeps;
+    }
+  }
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
     if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
       return varDeps(VD, S);
@@ -1339,7 +1559,7 @@ static ThreadWitness controlWitness(llvm::ArrayRef<const CFGBlock *> Closure,
 }
 
 void DependenceBuilder::setVar(const VarDecl *VD, DepSet Value, bool Strong,
-                               State &S, const Expr *Source) {
+                               State &S, const Expr *Source, unsigned Path) {
   for (DepSet Bits : {dep::Thread, dep::Block | dep::Cluster}) {
     auto &Known = Bits & dep::Thread ? Origins : BlockOrigins;
     if (!(Value & Bits) || Known.count(VD))
@@ -1357,11 +1577,15 @@ void DependenceBuilder::setVar(const VarDecl *VD, DepSet Value, bool Strong,
   }
   // Only variables that depend on something are kept: the states stay as
   // small as the set of such variables, not as the set of all locals.
-  DepSet Updated = Strong ? Value : (S.lookup(VD) | Value);
-  if (Updated)
-    S[VD] = Updated;
-  else
-    S.erase(VD);
+  auto It = S.find(VD);
+  if (It == S.end()) {
+    if (!Value)
+      return;
+    It = S.try_emplace(VD).first;
+  }
+  writePart(It->second, Path, Value, Strong);
+  if (It->second.empty())
+    S.erase(It);
 }
 
 DependenceBuilder::LValueRoot DependenceBuilder::pointerRoot(const Expr *E,
@@ -1379,8 +1603,10 @@ DependenceBuilder::LValueRoot DependenceBuilder::pointerRoot(const Expr *E,
   }
   if (const auto *UO = dyn_cast<UnaryOperator>(E))
     if (UO->getOpcode() == UO_AddrOf) {
+      // Pointer arithmetic may take it to the neighbours of the part.
       Root = lvalueRoot(UO->getSubExpr(), S);
-      Root.Whole = false;
+      Root.Path = 0;
+      Root.Exact = false;
       return Root;
     }
   if (const auto *BO = dyn_cast<BinaryOperator>(E))
@@ -1389,7 +1615,7 @@ DependenceBuilder::LValueRoot DependenceBuilder::pointerRoot(const Expr *E,
                                                                  : BO->getRHS();
       const Expr *Offset = Ptr == BO->getLHS() ? BO->getRHS() : BO->getLHS();
       Root = pointerRoot(Ptr, S);
-      Root.Whole = false;
+      Root.Exact = false;
       Root.IndexDeps |= valueDeps(Offset, S);
       return Root;
     }
@@ -1414,31 +1640,50 @@ DependenceBuilder::LValueRoot DependenceBuilder::lvalueRoot(const Expr *E,
       const VarDecl *Target = resolveAlias(VD);
       if (Target != VD) {
         Root.Var = Target;
-        Root.Whole = true;
+        Root.Exact = true;
       } else {
         Root.Param = paramIndex(VD);
       }
       return Root;
     }
     Root.Var = VD;
-    Root.Whole = true;
+    Root.Exact = true;
     return Root;
   }
   if (const auto *ME = dyn_cast<MemberExpr>(E)) {
     if (ME->isArrow())
       return pointerRoot(ME->getBase(), S);
     Root = lvalueRoot(ME->getBase(), S);
-    Root.Whole = false;
+    const void *Step = memberStep(ME);
+    unsigned Part = Root.Var && Root.Exact && Step
+                        ? Paths.child(Root.Path, Step)
+                        : Root.Path;
+    // Past MemberPaths::MaxDepth the part stands for its parent: a store
+    // to it is no longer exact.
+    Root.Exact = Root.Exact && Part != Root.Path;
+    Root.Path = Part;
     return Root;
   }
   if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(E)) {
     const Expr *Base = ASE->getBase()->IgnoreParens();
     if (const auto *Cast = dyn_cast<ImplicitCastExpr>(Base);
-        Cast && Cast->getCastKind() == CK_ArrayToPointerDecay)
+        Cast && Cast->getCastKind() == CK_ArrayToPointerDecay) {
       Root = lvalueRoot(Cast->getSubExpr(), S);
-    else
+      auto Index = constantValue(ASE->getIdx(), AC.getASTContext());
+      unsigned Part =
+          Root.Var && Root.Exact && Index && !Index->isNegative() &&
+                  Index->getActiveBits() < 32
+              ? Paths.child(Root.Path,
+                            MemberPaths::elementStep(Index->getZExtValue()))
+              : Root.Path;
+      if (Part != Root.Path) {
+        Root.Path = Part;
+        return Root;
+      }
+    } else {
       Root = pointerRoot(Base, S);
-    Root.Whole = false;
+    }
+    Root.Exact = false;
     Root.IndexDeps |= valueDeps(ASE->getIdx(), S);
     return Root;
   }
@@ -1451,9 +1696,9 @@ DependenceBuilder::LValueRoot DependenceBuilder::lvalueRoot(const Expr *E,
 void DependenceBuilder::applyWrite(const LValueRoot &Root, DepSet Value,
                                    bool Strong, State &S, const Expr *Source) {
   if (Root.Var) {
-    bool IsStrong = Strong && Root.Whole;
+    bool IsStrong = Strong && Root.Exact;
     setVar(Root.Var, Value | CurrentControl | (IsStrong ? 0 : Root.IndexDeps),
-           IsStrong, S, Source);
+           IsStrong, S, Source, Root.Path);
     return;
   }
   Value |= CurrentEscaping;
@@ -1514,6 +1759,8 @@ void DependenceBuilder::callEffects(const CallExpr *CE, State &S,
     LValueRoot Root = Param && Param->getType()->isReferenceType()
                           ? lvalueRoot(Arg, S)
                           : pointerRoot(Arg, S);
+    // A reference to an element reaches its neighbours by arithmetic.
+    Root.Path = Paths.withoutElements(Root.Path);
     for (DepSet Bits : {dep::Thread, dep::Block | dep::Cluster}) {
       auto &Known = Bits & dep::Thread ? Origins : BlockOrigins;
       if (Root.Var && (Written & Bits) && !Known.count(Root.Var) && Callee) {
@@ -1549,7 +1796,7 @@ void DependenceBuilder::transfer(const Stmt *St, State &S, DepSet Control) {
       const Expr *Init = VD->getInit();
       if (VD->getType()->isReferenceType() && Init) {
         LValueRoot Root = lvalueRoot(Init, S);
-        if (Root.Var && Root.Whole) {
+        if (Root.Var && Root.Exact && Root.Path == 0) {
           Aliases[VD] = Root.Var;
           continue;
         }
@@ -1754,7 +2001,7 @@ void DependenceBuilder::run() {
   State EntryState;
   if (!R.Kernel)
     for (const ParmVarDecl *P : R.Function->parameters())
-      EntryState[P] = dep::param(P->getFunctionScopeIndex());
+      EntryState[P].Whole = dep::param(P->getFunctionScopeIndex());
 
   // Outer fixpoint: the control taint depends on the branch conditions,
   // which depend on the values the dataflow computes.
@@ -1791,9 +2038,10 @@ void DependenceBuilder::run() {
         State &SuccIn = In[Succ];
         bool Changed = false;
         for (const auto &[VD, Deps] : S) {
-          DepSet &Slot = SuccIn[VD];
-          if ((Slot | Deps) != Slot) {
-            Slot |= Deps;
+          VarState &Slot = SuccIn[VD];
+          VarState Joined = join(Slot, Deps);
+          if (Joined != Slot) {
+            Slot = std::move(Joined);
             Changed = true;
           }
         }
@@ -1806,7 +2054,7 @@ void DependenceBuilder::run() {
       R.VariableDeps.clear();
       for (const auto &[Block, BlockState] : Out)
         for (const auto &[VD, Deps] : BlockState)
-          R.VariableDeps[VD] |= Deps;
+          R.VariableDeps[VD] |= readPart(Deps, 0);
       break;
     }
   }

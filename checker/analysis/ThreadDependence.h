@@ -39,7 +39,7 @@
 //   variable may differ between blocks: each block has its own copy.
 // - Local variables (registers) are tracked flow-sensitively: assignments,
 //   compound assignments, increments, declarations, references bound to
-//   locals, members and elements of local aggregates (weak updates), writes
+//   locals, members and elements of local aggregates, writes
 //   through pointer and reference parameters (into the summary), inline asm
 //   outputs. A pointer to a thread's own variable is taken to carry that
 //   variable's dependence.
@@ -68,8 +68,14 @@
 // - Calls with no body: the result depends on the arguments only, unless the
 //   UnknownCallsAreThreadDependent option says otherwise. Recursion is
 //   treated like a call with no body.
-// - One dependence set per variable: an aggregate is as thread-dependent as
-//   its most thread-dependent member.
+// - Parts of local aggregates: each member, and each element at a constant
+//   index, of a local variable has its own dependence set once it is
+//   written on its own (a store to it replaces its value), down to a fixed
+//   depth; the variable as a whole holds the rest. A union's members are
+//   one part, an element at a varying index or a store through a pointer
+//   into the variable updates the whole variable weakly, and a read of the
+//   whole reads every part. This is what keeps `p.y` uniform after `p.x =
+//   threadIdx.x`: one set per variable would make it thread-dependent.
 // - The analysis is may-analysis: "thread-dependent" means "may differ".
 //   Uniform results are definite under the assumptions above.
 //
