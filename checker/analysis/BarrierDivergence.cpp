@@ -90,7 +90,7 @@ void collectSharedSubscripts(const Stmt *S,
 }
 
 const ParmVarDecl *parameterOfBit(const FunctionDecl *FD, unsigned Bit) {
-  if (Bit < dep::FirstParamBit)
+  if (Bit < dep::FirstParamBit || Bit >= dep::FirstMemberBit)
     return nullptr;
   unsigned Index = Bit - dep::FirstParamBit;
   return Index < FD->getNumParams() ? FD->getParamDecl(Index) : nullptr;
@@ -253,12 +253,13 @@ BarrierDivergenceAnalysis::summarize(const FunctionDecl *FD) {
       continue;
     llvm::ArrayRef<DepSet> Args = Deps->getArgumentDeps(Site.Call);
     DepSet Object = Deps->getObjectDeps(Site.Call);
+    llvm::ArrayRef<DepSet> Members = Deps->getObjectMemberDeps(Site.Call);
     for (unsigned Bit = 1; Bit < 64; ++Bit) {
       auto Found = Callee->ByBit.find(Bit);
       if (Found == Callee->ByBit.end())
         continue;
       const ParameterCondition &Inner = Found->second;
-      DepSet Here = instantiate(DepSet(1) << Bit, Args, Object);
+      DepSet Here = instantiate(DepSet(1) << Bit, Args, Object, Members);
       if ((Here & dep::divergentFor(Inner.Scope)) && !Reported) {
         Report.Condition = Inner.Condition;
         Report.Kind = Inner.Kind;
@@ -279,6 +280,15 @@ BarrierDivergenceAnalysis::summarize(const FunctionDecl *FD) {
           Report.AcrossBlocks = Witness.AcrossBlocks;
         } else {
           Report.Reason = "the object it is called on";
+          const FunctionSummary *CalleeSummary =
+              Dependence.getSummary(Site.Callee);
+          unsigned Slot = Bit - dep::FirstMemberBit;
+          if (Bit >= dep::FirstMemberBit && CalleeSummary &&
+              Slot < CalleeSummary->ObjectMembers.size() &&
+              !CalleeSummary->ObjectMembers[Slot]->getName().empty())
+            Report.Reason = "member '" +
+                            CalleeSummary->ObjectMembers[Slot]->getNameAsString() +
+                            "' of " + Report.Reason;
         }
         Handler.handleDivergentBarrier(Report);
         Reported = true;

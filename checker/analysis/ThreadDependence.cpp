@@ -37,13 +37,17 @@ std::string ThreadWitness::render() const {
 }
 
 DepSet instantiate(DepSet Callee, llvm::ArrayRef<DepSet> ArgDeps,
-                   DepSet ObjectDeps) {
+                   DepSet ObjectDeps, llvm::ArrayRef<DepSet> ObjectMemberDeps) {
   DepSet Result = Callee & dep::Scopes;
   if (Callee & dep::Object)
     Result |= ObjectDeps;
   for (unsigned I = 0; I < ArgDeps.size(); ++I)
     if (Callee & dep::param(I))
       Result |= ArgDeps[I];
+  for (unsigned Slot = 0; Slot < dep::MemberBits; ++Slot)
+    if (Callee & dep::objectMember(Slot))
+      Result |= Slot < ObjectMemberDeps.size() ? ObjectMemberDeps[Slot]
+                                               : ObjectDeps;
   return Result;
 }
 
@@ -958,6 +962,14 @@ DepSet FunctionDependence::getObjectDeps(const CallExpr *CE) const {
   return It == Calls.end() ? 0 : It->second.Object;
 }
 
+llvm::ArrayRef<DepSet>
+FunctionDependence::getObjectMemberDeps(const CallExpr *CE) const {
+  auto It = Calls.find(CE);
+  if (It == Calls.end())
+    return {};
+  return It->second.ObjectMembers;
+}
+
 ThreadWitness FunctionDependence::getArgumentWitness(const CallExpr *CE,
                                                      unsigned Index) const {
   auto It = Calls.find(CE);
@@ -1056,6 +1068,8 @@ private:
     bool Exact = false;
     int Param = -1;
     bool Object = false;
+    /// The member of the implicit object the lvalue lies in, if one.
+    const FieldDecl *ObjectMember = nullptr;
     DepSet IndexDeps = 0;
   };
   /// Where a load of \p E reads in a tracked local: the variable, the part
@@ -1093,7 +1107,7 @@ private:
   DepSet loadDeps(const Expr *E, const State &S);
   DepSet addressDeps(const Expr *E, const State &S);
   DepSet callDeps(const CallExpr *CE, const State &S);
-  DepSet varDeps(const VarDecl *VD, const State &S) const;
+  DepSet varDeps(const VarDecl *VD, const State &S);
   /// Why \p E has the dependence bits \p Bits (dep::Thread, or Block and
   /// Cluster); empty if it has none of them.
   ThreadWitness witness(const Expr *E, const State &S, DepSet Bits,
@@ -1112,6 +1126,30 @@ private:
   void applyWrite(const LValueRoot &Root, DepSet Value, bool Strong, State &S,
                   const Expr *Source);
   void callEffects(const CallExpr *CE, State &S, DepSet Control);
+  /// The bit of member \p Field of the implicit object (see
+  /// dep::objectMember), or dep::Object when the bits are used up.
+  DepSet memberBit(const FieldDecl *Field);
+  /// The field of the lambda whose body is analysed that captures \p VD,
+  /// if any.
+  const FieldDecl *captureField(const VarDecl *VD);
+  /// The dependence of the members a callee reads of \p Object, by slot of
+  /// \p Members.
+  llvm::SmallVector<DepSet, 2>
+  objectMemberDeps(const Expr *Object,
+                   llvm::ArrayRef<const FieldDecl *> Members, const State &S);
+  void addMemberWrite(const FieldDecl *Field, DepSet Value);
+  /// A local declared with a constructor that has a summary: its members
+  /// get what the constructor writes into each. False if \p Init is no such
+  /// construction.
+  bool construct(const VarDecl *VD, const Expr *Init, State &S);
+  /// A constructor's initialiser: a member's writes that member; a base
+  /// class's, what the base's constructor writes into each of its members
+  /// (every member of the base if it has no summary); a delegating one, what
+  /// the target constructor writes.
+  void initialize(const CXXCtorInitializer *Init, State &S);
+  /// The members of \p Record and of its bases.
+  void allFields(const CXXRecordDecl *Record,
+                 llvm::SmallVectorImpl<const FieldDecl *> &Fields) const;
   void setVar(const VarDecl *VD, DepSet Value, bool Strong, State &S,
               const Expr *Source, unsigned Path = 0);
 
@@ -1128,6 +1166,7 @@ private:
   AnalysisDeclContext &AC;
   MemberPaths Paths;
   llvm::DenseMap<const VarDecl *, const VarDecl *> Aliases;
+  std::optional<llvm::DenseMap<const ValueDecl *, FieldDecl *>> CaptureFields;
   /// Where a variable's thread dependence came from, and where its
   /// dependence on the block or cluster came from.
   llvm::DenseMap<const VarDecl *, ThreadWitness> Origins, BlockOrigins;
@@ -1170,11 +1209,13 @@ int DependenceBuilder::paramIndex(const VarDecl *VD) const {
   return PVD->getFunctionScopeIndex();
 }
 
-DepSet DependenceBuilder::varDeps(const VarDecl *VD, const State &S) const {
+DepSet DependenceBuilder::varDeps(const VarDecl *VD, const State &S) {
   if (auto Kind = getBuiltinIndexKind(VD))
     return builtinIndexDeps(*Kind);
-  if (isCaptured(VD))
-    return dep::Object;
+  if (isCaptured(VD)) {
+    const FieldDecl *Field = captureField(VD);
+    return Field ? memberBit(Field) : dep::Object;
+  }
   if (isSharedVariable(VD))
     return dep::Block; // Each block has its own copy.
   if (!isTracked(VD))
@@ -1240,13 +1281,15 @@ void DependenceBuilder::writePart(VarState &VS, unsigned Path, DepSet Value,
     else if (!Strong)
       Parts.push_back({Part, Old | Value});
   }
-  auto Slot = llvm::find_if(Parts, [&](const auto &P) { return P.first == Path; });
+  auto Slot =
+      llvm::find_if(Parts, [&](const auto &P) { return P.first == Path; });
   if (Slot == Parts.end()) {
     Parts.push_back({Path, 0});
     Slot = Parts.end() - 1;
   }
   Slot->second = Strong ? Value : Before | Value;
-  llvm::sort(Parts, [](const auto &A, const auto &B) { return A.first < B.first; });
+  llvm::sort(Parts,
+             [](const auto &A, const auto &B) { return A.first < B.first; });
   VS.Parts = std::move(Parts);
 }
 
@@ -1320,6 +1363,193 @@ DepSet DependenceBuilder::valueDeps(const Expr *E, const State &S) {
   return Deps;
 }
 
+DepSet DependenceBuilder::memberBit(const FieldDecl *Field) {
+  auto &Members = R.Summary.ObjectMembers;
+  Field = Field->getCanonicalDecl();
+  auto It = llvm::find(Members, Field);
+  if (It != Members.end())
+    return dep::objectMember(It - Members.begin());
+  if (Members.size() == dep::MemberBits)
+    return dep::Object;
+  Members.push_back(Field);
+  return dep::objectMember(Members.size() - 1);
+}
+
+const FieldDecl *DependenceBuilder::captureField(const VarDecl *VD) {
+  if (!CaptureFields) {
+    CaptureFields.emplace();
+    const auto *Method = dyn_cast<CXXMethodDecl>(R.Function);
+    if (Method && Method->getParent()->isLambda()) {
+      FieldDecl *ThisCapture = nullptr;
+      Method->getParent()->getCaptureFields(*CaptureFields, ThisCapture);
+    }
+  }
+  return CaptureFields->lookup(VD);
+}
+
+/// Whether \p Field is a member of the object \p Method is called on.
+static bool isOwnMember(const FunctionDecl *Method, const FieldDecl *Field) {
+  const auto *MD = dyn_cast<CXXMethodDecl>(Method);
+  if (!MD || MD->isStatic())
+    return false;
+  const CXXRecordDecl *Own = MD->getParent()->getCanonicalDecl();
+  const auto *Owner = dyn_cast<CXXRecordDecl>(Field->getParent());
+  return Owner && (Owner->getCanonicalDecl() == Own ||
+                   (Own->hasDefinition() && Own->isDerivedFrom(Owner)));
+}
+
+llvm::SmallVector<DepSet, 2> DependenceBuilder::objectMemberDeps(
+    const Expr *Object, llvm::ArrayRef<const FieldDecl *> Members,
+    const State &S) {
+  llvm::SmallVector<DepSet, 2> Deps;
+  if (Members.empty())
+    return Deps;
+  const Expr *Bare = Object->IgnoreImplicit()->IgnoreParens();
+  // A lambda called where it is written: each capture is its initialiser.
+  if (const auto *LE = dyn_cast<LambdaExpr>(Bare)) {
+    for (const FieldDecl *Member : Members) {
+      DepSet Value = valueDeps(Object, S);
+      unsigned Index = 0;
+      for (const FieldDecl *Field : LE->getLambdaClass()->fields()) {
+        if (Field->getCanonicalDecl() == Member &&
+            Index < LE->capture_size()) {
+          const Expr *Init = *(LE->capture_init_begin() + Index);
+          Value = Init ? valueDeps(Init, S) : 0;
+          break;
+        }
+        ++Index;
+      }
+      Deps.push_back(Value);
+    }
+    return Deps;
+  }
+  // The caller's own object: its members have their own bits.
+  if (isa<CXXThisExpr>(Bare)) {
+    for (const FieldDecl *Member : Members)
+      Deps.push_back(isOwnMember(R.Function, Member) ? memberBit(Member)
+                                                     : dep::Object);
+    return Deps;
+  }
+  PartRead Read = Object->getType()->isPointerType() ? PartRead()
+                                                     : partRead(Object, S);
+  if (!Read.Var || !Read.Exact) {
+    Deps.assign(Members.size(), valueDeps(Object, S));
+    return Deps;
+  }
+  auto It = S.find(Read.Var);
+  for (const FieldDecl *Member : Members) {
+    unsigned Path = Paths.child(Read.Path, Member);
+    Deps.push_back(It == S.end() ? 0 : readPart(It->second, Path));
+  }
+  return Deps;
+}
+
+void DependenceBuilder::addMemberWrite(const FieldDecl *Field, DepSet Value) {
+  if (!Value)
+    return;
+  auto &Writes = R.Summary.ObjectMemberWrites;
+  Field = Field->getCanonicalDecl();
+  auto It = llvm::find_if(Writes,
+                          [&](const auto &W) { return W.first == Field; });
+  if (It == Writes.end())
+    Writes.push_back({Field, Value});
+  else
+    It->second |= Value;
+}
+
+bool DependenceBuilder::construct(const VarDecl *VD, const Expr *Init,
+                                  State &S) {
+  const auto *Construct =
+      Init ? dyn_cast<CXXConstructExpr>(Init->IgnoreImplicit()) : nullptr;
+  const CXXConstructorDecl *Ctor =
+      Construct ? Construct->getConstructor() : nullptr;
+  if (!Ctor || Ctor->isCopyOrMoveConstructor() ||
+      VD->getType()->isReferenceType() || isa<ParmVarDecl>(VD))
+    return false;
+  const FunctionSummary *Summary = Analysis.getSummary(Ctor);
+  if (!Summary)
+    return false;
+  llvm::SmallVector<DepSet, 4> Args;
+  DepSet All = 0;
+  for (const Expr *Arg : Construct->arguments()) {
+    Args.push_back(valueDeps(Arg, S));
+    All |= Args.back();
+  }
+  // What the constructor reads of the object it builds is what it wrote
+  // there, which comes from the arguments and the thread's own sources.
+  DepSet Built = All | (Summary->ObjectWrites & dep::Scopes);
+  for (const auto &[Field, Value] : Summary->ObjectMemberWrites)
+    Built |= Value & dep::Scopes;
+  DepSet Whole = instantiate(Summary->ObjectWrites, Args, Built);
+  setVar(VD, Whole | CurrentControl, /*Strong=*/true, S, Init);
+  for (const auto &[Field, Value] : Summary->ObjectMemberWrites) {
+    unsigned Path = Paths.child(0, Field);
+    setVar(VD, instantiate(Value, Args, Built) | CurrentControl,
+           /*Strong=*/false, S, Init, Path);
+  }
+  return true;
+}
+
+void DependenceBuilder::allFields(
+    const CXXRecordDecl *Record,
+    llvm::SmallVectorImpl<const FieldDecl *> &Fields) const {
+  if (!Record || !Record->hasDefinition() || Fields.size() > 256)
+    return;
+  Record = Record->getDefinition();
+  for (const FieldDecl *Field : Record->fields())
+    Fields.push_back(Field);
+  for (const CXXBaseSpecifier &Base : Record->bases())
+    allFields(Base.getType()->getAsCXXRecordDecl(), Fields);
+}
+
+void DependenceBuilder::initialize(const CXXCtorInitializer *Init,
+                                   State &S) {
+  const Expr *InitExpr = Init->getInit();
+  DepSet Value = (InitExpr ? valueDeps(InitExpr, S) : 0) | CurrentEscaping;
+  if (const FieldDecl *Field = Init->getMember()) {
+    if (Field->getParent()->isUnion())
+      R.Summary.ObjectWrites |= Value;
+    else
+      addMemberWrite(Field, Value);
+    return;
+  }
+  llvm::SmallVector<const FieldDecl *, 16> BaseFields;
+  if (Init->isBaseInitializer())
+    allFields(Init->getBaseClass()->getAsCXXRecordDecl(), BaseFields);
+  auto WriteWhole = [&](DepSet Whole) {
+    if (!Init->isBaseInitializer() || BaseFields.size() > 256)
+      R.Summary.ObjectWrites |= Whole;
+    else
+      for (const FieldDecl *Field : BaseFields)
+        addMemberWrite(Field, Whole);
+  };
+  const auto *Construct =
+      InitExpr ? dyn_cast<CXXConstructExpr>(InitExpr->IgnoreImplicit())
+               : nullptr;
+  const FunctionSummary *Summary =
+      Construct && !Construct->getConstructor()->isCopyOrMoveConstructor()
+          ? Analysis.getSummary(Construct->getConstructor())
+          : nullptr;
+  if (!Summary) {
+    WriteWhole(Value);
+    return;
+  }
+  llvm::SmallVector<DepSet, 4> Args;
+  DepSet Built = CurrentEscaping;
+  for (const Expr *Arg : Construct->arguments()) {
+    Args.push_back(valueDeps(Arg, S));
+    Built |= Args.back();
+  }
+  // As in construct(): what the target reads of the object it built.
+  Built |= Summary->ObjectWrites & dep::Scopes;
+  for (const auto &[Field, Written] : Summary->ObjectMemberWrites)
+    Built |= Written & dep::Scopes;
+  if (DepSet Whole = instantiate(Summary->ObjectWrites, Args, Built))
+    WriteWhole(Whole | CurrentEscaping);
+  for (const auto &[Field, Written] : Summary->ObjectMemberWrites)
+    addMemberWrite(Field, instantiate(Written, Args, Built) | CurrentEscaping);
+}
+
 const void *DependenceBuilder::memberStep(const MemberExpr *ME) {
   const auto *Field = dyn_cast<FieldDecl>(ME->getMemberDecl());
   if (!Field || Field->getType()->isReferenceType() ||
@@ -1391,9 +1621,14 @@ DepSet DependenceBuilder::loadDeps(const Expr *E, const State &S) {
       return varDeps(VD, S);
     return 0;
   }
-  if (const auto *ME = dyn_cast<MemberExpr>(E))
+  if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+    // A member of the object the method is called on has a bit of its own.
+    if (ME->isArrow() && isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
+      if (const void *Step = memberStep(ME))
+        return memberBit(static_cast<const FieldDecl *>(Step));
     return ME->isArrow() ? valueDeps(ME->getBase(), S)
                          : loadDeps(ME->getBase(), S);
+  }
   if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(E))
     return valueDeps(ASE->getBase(), S) | valueDeps(ASE->getIdx(), S) |
            (isSharedVariable(rootVariable(ASE)) ? dep::Block : 0);
@@ -1413,9 +1648,14 @@ DepSet DependenceBuilder::addressDeps(const Expr *E, const State &S) {
       return isTracked(VD) || isCaptured(VD) ? varDeps(VD, S) : 0;
     return 0;
   }
-  if (const auto *ME = dyn_cast<MemberExpr>(E))
+  if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+    // The elements of a member array of the object: the member's own bit.
+    if (ME->isArrow() && isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
+      if (const void *Step = memberStep(ME))
+        return memberBit(static_cast<const FieldDecl *>(Step));
     return ME->isArrow() ? valueDeps(ME->getBase(), S)
                          : addressDeps(ME->getBase(), S);
+  }
   if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(E))
     return valueDeps(ASE->getBase(), S) | valueDeps(ASE->getIdx(), S);
   if (const auto *UO = dyn_cast<UnaryOperator>(E))
@@ -1450,7 +1690,11 @@ DepSet DependenceBuilder::callDeps(const CallExpr *CE, const State &S) {
     return All;
   if (const FunctionDecl *Callee = CE->getDirectCallee())
     if (const FunctionSummary *Summary = Analysis.getSummary(Callee))
-      return instantiate(Summary->Return, Args, Object);
+      return instantiate(
+          Summary->Return, Args, Object,
+          Shape.Object
+              ? objectMemberDeps(Shape.Object, Summary->ObjectMembers, S)
+              : llvm::SmallVector<DepSet, 2>());
   if (Analysis.getOptions().UnknownCallsAreThreadDependent)
     All |= dep::Thread;
   // Calls through pointers: the callee is as thread-dependent as the pointer.
@@ -1651,8 +1895,13 @@ DependenceBuilder::LValueRoot DependenceBuilder::lvalueRoot(const Expr *E,
     return Root;
   }
   if (const auto *ME = dyn_cast<MemberExpr>(E)) {
-    if (ME->isArrow())
-      return pointerRoot(ME->getBase(), S);
+    if (ME->isArrow()) {
+      Root = pointerRoot(ME->getBase(), S);
+      if (Root.Object &&
+          isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
+        Root.ObjectMember = static_cast<const FieldDecl *>(memberStep(ME));
+      return Root;
+    }
     Root = lvalueRoot(ME->getBase(), S);
     const void *Step = memberStep(ME);
     unsigned Part = Root.Var && Root.Exact && Step
@@ -1708,7 +1957,9 @@ void DependenceBuilder::applyWrite(const LValueRoot &Root, DepSet Value,
       Writes.resize(Root.Param + 1);
     Writes[Root.Param] |= Value;
   }
-  if (Root.Object)
+  if (Root.Object && Root.ObjectMember)
+    addMemberWrite(Root.ObjectMember, Value);
+  else if (Root.Object)
     R.Summary.ObjectWrites |= Value;
 }
 
@@ -1738,6 +1989,9 @@ void DependenceBuilder::callEffects(const CallExpr *CE, State &S,
   const FunctionDecl *Callee = CE->getDirectCallee();
   const FunctionSummary *Summary =
       Callee ? Analysis.getSummary(Callee) : nullptr;
+  if (Summary && Shape.Object)
+    Record.ObjectMembers =
+        objectMemberDeps(Shape.Object, Summary->ObjectMembers, S);
   DepSet Unknown =
       All |
       (Analysis.getOptions().UnknownCallsAreThreadDependent ? dep::Thread : 0);
@@ -1751,7 +2005,7 @@ void DependenceBuilder::callEffects(const CallExpr *CE, State &S,
     if (Summary)
       Written = I < Summary->PointeeWrites.size()
                     ? instantiate(Summary->PointeeWrites[I], Record.Args,
-                                  Record.Object)
+                                  Record.Object, Record.ObjectMembers)
                     : 0;
     if (!Written)
       continue;
@@ -1774,14 +2028,30 @@ void DependenceBuilder::callEffects(const CallExpr *CE, State &S,
   if (Shape.Object) {
     const auto *Method = dyn_cast_or_null<CXXMethodDecl>(Callee);
     if (Method && !Method->isConst()) {
-      DepSet Written = Summary ? instantiate(Summary->ObjectWrites, Record.Args,
-                                             Record.Object)
-                               : Unknown;
-      if (Written) {
-        LValueRoot Root = Shape.Object->getType()->isPointerType()
-                              ? pointerRoot(Shape.Object, S)
-                              : lvalueRoot(Shape.Object, S);
+      DepSet Written =
+          Summary ? instantiate(Summary->ObjectWrites, Record.Args,
+                                Record.Object, Record.ObjectMembers)
+                  : Unknown;
+      LValueRoot Root = Shape.Object->getType()->isPointerType()
+                            ? pointerRoot(Shape.Object, S)
+                            : lvalueRoot(Shape.Object, S);
+      if (Written)
         applyWrite(Root, Written, /*Strong=*/false, S, nullptr);
+      // What it writes into single members goes to those members of the
+      // object: of a local, or of the caller's own object.
+      bool OwnObject =
+          isa<CXXThisExpr>(Shape.Object->IgnoreParenImpCasts());
+      for (const auto &[Field, Value] :
+           Summary ? Summary->ObjectMemberWrites
+                   : decltype(Summary->ObjectMemberWrites)()) {
+        DepSet Member = instantiate(Value, Record.Args, Record.Object,
+                                    Record.ObjectMembers);
+        LValueRoot Part = Root;
+        if (Part.Var && Part.Exact)
+          Part.Path = Paths.child(Part.Path, Field);
+        else if (OwnObject && isOwnMember(R.Function, Field))
+          Part.ObjectMember = Field;
+        applyWrite(Part, Member, /*Strong=*/false, S, nullptr);
       }
     }
   }
@@ -1803,7 +2073,8 @@ void DependenceBuilder::transfer(const Stmt *St, State &S, DepSet Control) {
         setVar(VD, addressDeps(Init, S) | Control, true, S, Init);
         continue;
       }
-      setVar(VD, (Init ? valueDeps(Init, S) : 0) | Control, true, S, Init);
+      if (!construct(VD, Init, S))
+        setVar(VD, (Init ? valueDeps(Init, S) : 0) | Control, true, S, Init);
     }
     return;
   }
@@ -1878,9 +2149,12 @@ void DependenceBuilder::transferBlock(const CFGBlock *B, State &S) {
   CurrentBlock = B;
   CurrentControl = ControlTaint.lookup(B);
   CurrentEscaping = EscapingTaint.lookup(B);
-  for (const CFGElement &E : *B)
+  for (const CFGElement &E : *B) {
     if (auto CS = E.getAs<CFGStmt>())
       transfer(CS->getStmt(), S, CurrentControl);
+    if (auto CI = E.getAs<CFGInitializer>())
+      initialize(CI->getInitializer(), S);
+  }
   if (const auto *Cond = dyn_cast_or_null<Expr>(B->getTerminatorCondition())) {
     DepSet Deps = valueDeps(Cond, S);
     if (Deps & dep::Thread)
@@ -2020,6 +2294,7 @@ void DependenceBuilder::run() {
     R.Summary.Return = 0;
     R.Summary.PointeeWrites.clear();
     R.Summary.ObjectWrites = 0;
+    R.Summary.ObjectMemberWrites.clear();
     llvm::DenseMap<const CFGBlock *, State> In;
     In[&Graph.getEntry()] = EntryState;
     ForwardDataflowWorklist Worklist(Graph, AC);
@@ -2068,6 +2343,8 @@ ThreadDependenceAnalysis::ThreadDependenceAnalysis(ASTContext &Context,
                                                    DependenceOptions Options)
     : Context(Context), Options(Options), Manager(Context) {
   Manager.getCFGBuildOptions().setAllAlwaysAdd();
+  // Constructors' member initialisers, as elements of their CFGs.
+  Manager.getCFGBuildOptions().AddInitializers = true;
 }
 
 ThreadDependenceAnalysis::~ThreadDependenceAnalysis() = default;

@@ -20,6 +20,14 @@
 // blocks that disagree. The other bits are symbolic: bit
 // `param(i)` means "depends on parameter i of the function being analysed",
 // bit `Object` means "depends on the implicit object or a lambda's captures".
+// A method's reads of single members of its object (`this->m`), and a
+// lambda's reads of single captures, get bits of their own
+// (`objectMember(slot)`, eight per function; past them, `Object`): a call
+// instantiates each with that member of the object it is called on, so a
+// condition on `this->stages` is not blamed on the thread's own `offset`.
+// Constructors' member initialisers and `this->m = v` are summarised per
+// member too, so that a local object built from `threadIdx.x` keeps its
+// other members uniform.
 // Symbolic bits let a `__device__` function be analysed once and its summary
 // instantiated at each call with the dependence sets of the arguments: the
 // way calls are followed without giving up and without re-analysing bodies.
@@ -126,7 +134,12 @@ inline constexpr DepSet Cluster = 8;
 /// are symbolic (object, parameters).
 inline constexpr DepSet Scopes = Thread | Block | Cluster;
 inline constexpr unsigned FirstParamBit = 4;
-inline constexpr unsigned ParamBits = 60;
+inline constexpr unsigned ParamBits = 52;
+/// Bits for members of the implicit object (or captures of a lambda) that
+/// the function reads, in the order FunctionSummary::ObjectMembers lists
+/// them; past the last, a member read is dep::Object.
+inline constexpr unsigned FirstMemberBit = FirstParamBit + ParamBits;
+inline constexpr unsigned MemberBits = 8;
 /// The bits a branch must be free of for a barrier of \p Scope under it to
 /// be reached by all the threads that wait at it.
 inline DepSet divergentFor(BarrierScope Scope) {
@@ -140,10 +153,13 @@ inline DepSet divergentFor(BarrierScope Scope) {
   }
   return Scopes;
 }
-/// Parameters past the 60th share the last bit.
+/// Parameters past the 52nd share the last bit.
 inline DepSet param(unsigned Index) {
   return DepSet(1) << (FirstParamBit +
                        (Index < ParamBits ? Index : ParamBits - 1));
+}
+inline DepSet objectMember(unsigned Slot) {
+  return DepSet(1) << (FirstMemberBit + Slot);
 }
 } // namespace dep
 
@@ -189,6 +205,12 @@ struct FunctionSummary {
   /// writes through it.
   llvm::SmallVector<DepSet, 4> PointeeWrites;
   DepSet ObjectWrites = 0;
+  /// The members of the implicit object (for a lambda, the fields of its
+  /// captures) whose reads have a bit of their own (dep::objectMember).
+  llvm::SmallVector<const FieldDecl *, 4> ObjectMembers;
+  /// What the function writes into single members of the object,
+  /// ObjectWrites aside (constructors' member initialisers, `this->m = v`).
+  llvm::SmallVector<std::pair<const FieldDecl *, DepSet>, 4> ObjectMemberWrites;
   /// A barrier the function may execute, directly or through a callee; null
   /// if none. The widest one when there are several.
   const CallExpr *Barrier = nullptr;
@@ -231,8 +253,12 @@ uniformTripCountTerms(const ForStmt *Loop);
 llvm::SmallPtrSet<const IfStmt *, 4> branchesImpliedByLoops(const Stmt *Body);
 
 /// Instantiates a callee's dependence set at a call.
+/// \p ObjectMemberDeps gives, by slot, the dependence of the members the
+/// callee's summary lists in ObjectMembers; a member without one gets
+/// \p ObjectDeps.
 DepSet instantiate(DepSet Callee, llvm::ArrayRef<DepSet> ArgDeps,
-                   DepSet ObjectDeps);
+                   DepSet ObjectDeps,
+                   llvm::ArrayRef<DepSet> ObjectMemberDeps = {});
 
 /// A call that is a block barrier or reaches one.
 struct BarrierSite {
@@ -289,6 +315,9 @@ public:
   /// at the call.
   llvm::ArrayRef<DepSet> getArgumentDeps(const CallExpr *CE) const;
   DepSet getObjectDeps(const CallExpr *CE) const;
+  /// By slot of the callee's ObjectMembers: the dependence of each of those
+  /// members of the object at the call.
+  llvm::ArrayRef<DepSet> getObjectMemberDeps(const CallExpr *CE) const;
   /// Why argument \p Index of \p CE is thread-dependent.
   ThreadWitness getArgumentWitness(const CallExpr *CE, unsigned Index) const;
 
@@ -311,6 +340,7 @@ private:
   struct CallRecord {
     llvm::SmallVector<DepSet, 4> Args;
     DepSet Object = 0;
+    llvm::SmallVector<DepSet, 2> ObjectMembers;
     llvm::SmallVector<ThreadWitness, 1> ArgWitnesses;
   };
   llvm::DenseMap<const CallExpr *, CallRecord> Calls;
