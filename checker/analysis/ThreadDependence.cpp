@@ -532,6 +532,12 @@ struct FunctionDependence::ControlInfo {
   llvm::DenseMap<std::pair<const CFGBlock *, const CFGBlock *>, bool> EarlyExit;
   llvm::DenseMap<const CFGBlock *, bool> Observable;
   llvm::BitVector BarrierBlocks;
+  /// The function's body, where the loops that a guard wraps are found.
+  const Stmt *Body = nullptr;
+  /// Each `if` that is all a loop's body does (see findGuardedLoops), with
+  /// its loop; built on first use.
+  llvm::DenseMap<const IfStmt *, const Stmt *> GuardedLoops;
+  bool GuardedLoopsKnown = false;
 
   /// The post-dominance frontier of every block, each in the order in which
   /// llvm::IDFCalculator emits it: a depth-first walk of the block's
@@ -858,8 +864,147 @@ struct FunctionDependence::ControlInfo {
       if (!AllExit)
         break;
     }
-    bool Result = AnyAvoiding && AllExit;
+    bool Result = (AnyAvoiding && AllExit) || isLoopGuardExit(C, X);
     return EarlyExit[Key] = Result;
+  }
+
+  /// Whether \p S only reads locals, constants and the built-in indices,
+  /// and computes from them: no call, no load through a pointer, no store.
+  /// Run again, it gives the same value while none of its variables is
+  /// written.
+  static bool isPureComputation(const Stmt *S) {
+    if (!S)
+      return true;
+    if (const auto *E = dyn_cast<Expr>(S); E && getBuiltinIndexRef(E, nullptr))
+      return true;
+    if (isa<CallExpr, CXXConstructExpr, AsmStmt, LambdaExpr, ArraySubscriptExpr,
+            StmtExpr>(S))
+      return false;
+    if (const auto *ME = dyn_cast<MemberExpr>(S); ME && ME->isArrow())
+      return false;
+    if (const auto *UO = dyn_cast<UnaryOperator>(S);
+        UO && (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_Deref))
+      return false;
+    if (const auto *BO = dyn_cast<BinaryOperator>(S);
+        BO && BO->isAssignmentOp())
+      return false;
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
+      if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+        return !isSharedVariable(VD) && !VD->getType().isVolatileQualified() &&
+               (VD->hasLocalStorage() || VD->isConstexpr());
+    for (const Stmt *Child : S->children())
+      if (!isPureComputation(Child))
+        return false;
+    return true;
+  }
+
+  /// Records the loops whose body is declarations with pure initialisers
+  /// followed by one `if` without `else`: `for (...) { int i = ...; if (i <
+  /// n) { ... } }`.
+  void findGuardedLoops(const Stmt *S) {
+    if (!S)
+      return;
+    const Stmt *LoopBody = nullptr;
+    if (const auto *For = dyn_cast<ForStmt>(S))
+      LoopBody = For->getBody();
+    else if (const auto *While = dyn_cast<WhileStmt>(S))
+      LoopBody = While->getBody();
+    const IfStmt *Guard = dyn_cast_or_null<IfStmt>(LoopBody);
+    if (const auto *Compound = dyn_cast_or_null<CompoundStmt>(LoopBody);
+        Compound && !Compound->body_empty()) {
+      Guard = dyn_cast<IfStmt>(Compound->body_back());
+      for (const Stmt *Before : llvm::drop_end(Compound->body()))
+        if (!isa<DeclStmt>(Before) || !isPureComputation(Before))
+          Guard = nullptr;
+    }
+    if (Guard && !Guard->getElse() && !Guard->getInit() &&
+        !Guard->hasVarStorage() && !Guard->isConsteval() &&
+        isPureComputation(Guard->getCond()))
+      GuardedLoops[Guard] = S;
+    for (const Stmt *Child : S->children())
+      findGuardedLoops(Child);
+  }
+
+  /// Whether \p Cond has the same value in every iteration of \p Loop: the
+  /// variables it reads are not written in the loop, or are declared in its
+  /// body from values that are the same in every iteration.
+  static bool isLoopInvariant(const Expr *Cond, const Stmt *Loop,
+                              unsigned Depth = 0) {
+    if (Depth > 8)
+      return false;
+    llvm::SmallPtrSet<const VarDecl *, 8> Read;
+    collectVariables(Cond, Read);
+    for (const VarDecl *VD : Read) {
+      if (getBuiltinIndexKind(VD))
+        continue; // `blockIdx.x` names the variable without writing it.
+      llvm::SmallPtrSet<const VarDecl *, 1> One{VD};
+      if (writesAny(Loop, One))
+        return false;
+      bool DeclaredInside = false;
+      for (const Stmt *Child : Loop->children())
+        if (Child && containsDecl(Child, VD))
+          DeclaredInside = true;
+      if (DeclaredInside &&
+          (!VD->getInit() || !isLoopInvariant(VD->getInit(), Loop, Depth + 1)))
+        return false;
+    }
+    return true;
+  }
+
+  static bool containsDecl(const Stmt *S, const VarDecl *VD) {
+    if (const auto *DS = dyn_cast<DeclStmt>(S))
+      return llvm::is_contained(DS->decls(), VD);
+    for (const Stmt *Child : S->children())
+      if (Child && containsDecl(Child, VD))
+        return true;
+    return false;
+  }
+
+  /// True if the branch at \p C is an `if` that is all its loop does (see
+  /// findGuardedLoops), on a condition with the same value in every
+  /// iteration, \p X lies inside it, and the loop is followed by a quiet way
+  /// out: the threads that skip it once skip it every time, run only the
+  /// loop's own control, which touches nothing other threads see, and leave.
+  bool isLoopGuardExit(const CFGBlock *C, const CFGBlock *X) {
+    const auto *If = dyn_cast_or_null<IfStmt>(C->getTerminatorStmt());
+    if (!If || C->succ_size() != 2)
+      return false;
+    if (!GuardedLoopsKnown) {
+      findGuardedLoops(Body);
+      GuardedLoopsKnown = true;
+    }
+    auto Found = GuardedLoops.find(If);
+    if (Found == GuardedLoops.end())
+      return false;
+    const Stmt *Loop = Found->second;
+    const CFGBlock *Then = *C->succ_begin(), *Skip = *(C->succ_begin() + 1);
+    const CFGBlock *Header = nullptr;
+    for (const CFGBlock *B : Blocks)
+      if (B && B->getTerminatorStmt() == Loop)
+        Header = B;
+    if (!Then || !Skip || !Header || Header->succ_size() != 2 ||
+        !isLoopInvariant(If->getCond(), Loop))
+      return false;
+    const CFGBlock *After = *(Header->succ_begin() + 1);
+    if (!After || !reachesAvoiding(Then, X, Header) ||
+        reachesAvoiding(Skip, X, Header) || isObservable(Header) ||
+        BarrierBlocks.test(Header->getBlockID()) || !isExitRegion(After))
+      return false;
+    // On the way back to the loop's condition, only its increment.
+    for (unsigned ID : reachableFrom(Skip, Header).set_bits())
+      if (Blocks[ID] != Header &&
+          (isObservable(Blocks[ID]) || BarrierBlocks.test(ID)))
+        return false;
+    // After the loop, as for any exit, no code the threads at X run later.
+    llvm::BitVector Shared = reach(After);
+    Shared &= reachableFrom(X, C);
+    for (unsigned ID : Shared.set_bits())
+      if (llvm::any_of(*Blocks[ID], [](const CFGElement &E) {
+            return E.getAs<CFGStmt>().has_value() &&
+                   !isa<ReturnStmt>(E.castAs<CFGStmt>().getStmt());
+          }))
+        return false;
+    return true;
   }
 };
 
@@ -2385,6 +2530,7 @@ ThreadDependenceAnalysis::analyze(const FunctionDecl *FD) {
       Result->Kernel && !Options.ExitedThreadsHoldBarriers;
   Result->Graph = Graph;
   Result->Control = std::make_unique<FunctionDependence::ControlInfo>(Graph);
+  Result->Control->Body = FD->getBody();
   DependenceBuilder(*this, *Result, *AC).run();
   InProgress[FD] = false;
   return (Results[FD] = std::move(Result)).get();

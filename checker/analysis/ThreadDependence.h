@@ -67,8 +67,12 @@
 //   divergence there). A kernel branch whose other side only
 //   leaves the kernel through a `return`, reaches no barrier, and runs no
 //   code that the remaining threads run, does not make the remaining threads
-//   disagree (`if (i >= n) return;`). A `return` from a `__device__`
-//   function goes back to its caller and gets no such treatment.
+//   disagree (`if (i >= n) return;`). So is an `if` that is all a loop's
+//   body does, on a condition with the same value in every iteration, when
+//   only the way out follows the loop: the threads that skip it once skip
+//   it every time, run only the loop's control, and leave when it ends.
+//   A `return` from a `__device__` function goes back to its caller and
+//   gets no such treatment.
 //
 // ## What is approximated, and why
 // - Writes through local pointer variables to other locals are not followed

@@ -232,3 +232,56 @@ __global__ void sumWrittenBeforeGuard(const float *in, float *out, int n) {
     out[i] = total;
   }
 }
+
+// --- A guard that is all a loop does -----------------------------------------
+
+// Rows past the end skip every iteration of the batch loop (the guard reads
+// nothing the loop changes), meet no barrier, touch no shared memory and
+// leave when the loop ends: the same program as an early return.
+__global__ void batchLoopGuard(const float *a, float *out, int m,
+                               int batches) {
+  __shared__ float s[256];
+  for (int b = blockIdx.z; b < batches; b += gridDim.z) {
+    int row = blockIdx.x * blockDim.y + threadIdx.y;
+    if (row < m) {
+      s[threadIdx.x] = a[b * m + row];
+      __syncthreads();
+      out[b * m + row] = s[threadIdx.x ^ 1];
+      __syncthreads();
+    }
+  }
+}
+
+// A barrier after the loop: the rows that skipped wait there instead.
+__global__ void batchLoopGuardThenBarrier(const float *a, float *out, int m,
+                                          int batches) {
+  __shared__ float s[256];
+  for (int b = blockIdx.z; b < batches; b += gridDim.z) {
+    int row = blockIdx.x * blockDim.y + threadIdx.y;
+    if (row < m) {
+      s[threadIdx.x] = a[b * m + row];
+      __syncthreads();
+      // CHECK-NOTES: :[[@LINE-1]]:7: warning: barrier '__syncthreads' may be reached by only some threads of the block [cuda-divergent-barrier]
+      // CHECK-NOTES: :[[@LINE-4]]:9: note: threads of a block may disagree on this condition: it depends on 'threadIdx.y' through 'row'
+      out[b * m + row] = s[threadIdx.x ^ 1];
+    }
+  }
+  __syncthreads();
+}
+
+// The guard changes with the iteration: a thread may skip one and stay for
+// the next, and the others wait for it at the barrier meanwhile.
+__global__ void batchLoopMovingGuard(const float *a, float *out, int m,
+                                     int batches) {
+  __shared__ float s[256];
+  for (int b = 0; b < batches; ++b) {
+    int row = b * blockDim.y + threadIdx.y;
+    if (row < m) {
+      s[threadIdx.x] = a[row];
+      __syncthreads();
+      // CHECK-NOTES: :[[@LINE-1]]:7: warning: barrier '__syncthreads' may be reached by only some threads of the block [cuda-divergent-barrier]
+      // CHECK-NOTES: :[[@LINE-4]]:9: note: threads of a block may disagree on this condition: it depends on 'threadIdx.y' through 'row'
+      out[row] = s[threadIdx.x ^ 1];
+    }
+  }
+}
