@@ -1,6 +1,7 @@
 //===--- DivergentBarrierCheck.cpp - cuda-tidy ----------------------------===//
 
 #include "DivergentBarrierCheck.h"
+#include "KernelLaunches.h"
 #include "SizeLimit.h"
 #include "Timing.h"
 #include "analysis/BarrierDivergence.h"
@@ -42,11 +43,27 @@ public:
       if (!Barriers.onlyCalledBeforeKernelExit(D.Function))
         report(D);
     Pending.clear();
+    for (const UnwrittenSharedRead &R : PendingReads)
+      if (R.ExitDimension < 0 ||
+          !launchesBindExitBound(R.Function, R.ExitDimension, R.ExitBoundValue,
+                                 R.ExitBoundParameter, Launchers, Context))
+        report(R);
+    PendingReads.clear();
     Slowest.report("cuda-divergent-barrier");
     reportOversizedBodies(Check, Dependence, "divergent barriers", Reported);
   }
 
+  /// Decided at the end of the translation unit, once every launch is
+  /// known: a launch whose block is exactly as large as the exit's bound
+  /// lets no thread leave.
   void handleUnwrittenSharedRead(const UnwrittenSharedRead &R) override {
+    PendingReads.push_back(R);
+  }
+
+  /// A function whose body may launch kernels.
+  void addLauncher(const FunctionDecl *FD) { Launchers.push_back(FD); }
+
+  void report(const UnwrittenSharedRead &R) {
     Check.diag(R.Read->getBeginLoc(),
                "after the barrier every thread reads elements of '%0' that "
                "threads which left the kernel early may never have written")
@@ -121,6 +138,8 @@ private:
   ThreadDependenceAnalysis Dependence;
   BarrierDivergenceAnalysis Barriers;
   std::vector<DivergentBarrier> Pending;
+  std::vector<UnwrittenSharedRead> PendingReads;
+  std::vector<const FunctionDecl *> Launchers;
   size_t Reported = 0;
 };
 
@@ -158,11 +177,19 @@ void DivergentBarrierCheck::registerMatchers(MatchFinder *Finder) {
                    unless(isExpansionInSystemHeader()))
           .bind("function"),
       this);
+  // Functions that may launch kernels: their launches tell the block's size.
+  Finder->addMatcher(functionDecl(isDefinition(),
+                                  unless(hasAttr(attr::CUDAGlobal)),
+                                  unless(isExpansionInSystemHeader()))
+                         .bind("launcher"),
+                     this);
 }
 
 void DivergentBarrierCheck::check(const MatchFinder::MatchResult &Result) {
   const auto *FD = Result.Nodes.getNodeAs<FunctionDecl>("function");
-  if (!FD || FD->isDependentContext() || FD->isInvalidDecl())
+  const auto *Launcher = Result.Nodes.getNodeAs<FunctionDecl>("launcher");
+  const FunctionDecl *Matched = FD ? FD : Launcher;
+  if (!Matched || Matched->isDependentContext() || Matched->isInvalidDecl())
     return;
   // Flow analyses on a broken AST only produce noise.
   if (Result.Context->getDiagnostics().hasUncompilableErrorOccurred())
@@ -174,7 +201,10 @@ void DivergentBarrierCheck::check(const MatchFinder::MatchResult &Result) {
     Options.MaxBlocks = MaxBlocks;
     State = std::make_unique<Reporter>(*this, *Result.Context, Options);
   }
-  State->analyze(FD);
+  if (Launcher)
+    State->addLauncher(Launcher);
+  else
+    State->analyze(FD);
 }
 
 } // namespace clang::tidy::cuda_tidy

@@ -3,6 +3,7 @@
 #include "KernelLaunches.h"
 #include "analysis/BlockShapeInference.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
 #include "clang/Basic/SourceManager.h"
 
 using namespace clang::cuda_tidy;
@@ -196,6 +197,158 @@ void forEachLaunch(
     llvm::function_ref<void(const CallExpr *)> OnCall) {
   if (const Stmt *Body = Function->getBody())
     LaunchFinder(OnLaunch, OnCall).TraverseStmt(const_cast<Stmt *>(Body));
+}
+
+namespace {
+
+/// The expression that a launch's block argument \p Block gives dimension
+/// \p Dim (`k` for `dim3 threads(32, k)` and Dim 1), followed through the
+/// local that reaches \p At; null when it cannot be read.
+const Expr *blockDimension(const Expr *Block, unsigned Dim, const Stmt *At,
+                           HostValues &Values, unsigned Depth = 0) {
+  if (!Block || Depth > 4)
+    return nullptr;
+  Block = Block->IgnoreImplicit()->IgnoreParenImpCasts();
+  if (const auto *Cast = dyn_cast<CXXFunctionalCastExpr>(Block))
+    return blockDimension(Cast->getSubExpr(), Dim, At, Values, Depth + 1);
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(Block)) {
+    const auto *VD = dyn_cast<VarDecl>(Ref->getDecl());
+    if (!VD || !VD->hasLocalStorage())
+      return nullptr;
+    if (VD->getType()->isIntegerType())
+      return Dim == 0 ? Block : nullptr;
+    return blockDimension(Values.reachingValue(VD, At), Dim, At, Values,
+                          Depth + 1);
+  }
+  if (const auto *Construct = dyn_cast<CXXConstructExpr>(Block)) {
+    if (Construct->getNumArgs() == 1 &&
+        Construct->getArg(0)->getType()->isRecordType())
+      return blockDimension(Construct->getArg(0), Dim, At, Values, Depth + 1);
+    if (Dim >= Construct->getNumArgs() ||
+        isa<CXXDefaultArgExpr>(Construct->getArg(Dim)))
+      return nullptr;
+    return Construct->getArg(Dim)->IgnoreParenImpCasts();
+  }
+  if (Block->getType()->isIntegerType())
+    return Dim == 0 ? Block : nullptr;
+  return nullptr;
+}
+
+bool contains(const Stmt *Outer, const Stmt *Inner) {
+  if (Outer == Inner)
+    return true;
+  for (const Stmt *Child : Outer->children())
+    if (Child && contains(Child, Inner))
+      return true;
+  return false;
+}
+
+/// Whether \p At runs only under `case Value:` of a `switch` on \p Var in
+/// \p Root, entered from no other label (no fall-through into it).
+bool underCase(const Stmt *Root, const Stmt *At, const VarDecl *Var,
+               std::int64_t Value, const ASTContext &Context) {
+  if (!Root)
+    return false;
+  if (const auto *Switch = dyn_cast<SwitchStmt>(Root)) {
+    const auto *On =
+        dyn_cast<DeclRefExpr>(Switch->getCond()->IgnoreParenImpCasts());
+    const auto *Body = dyn_cast_or_null<CompoundStmt>(Switch->getBody());
+    if (On && On->getDecl() == Var && !Switch->getInit() && Body) {
+      std::optional<std::int64_t> Label;
+      const Stmt *Previous = nullptr;
+      for (const Stmt *Child : Body->body()) {
+        if (const auto *Case = dyn_cast<CaseStmt>(Child)) {
+          Expr::EvalResult Result;
+          bool FallsIn = Previous && !isa<BreakStmt, ReturnStmt>(Previous);
+          Label.reset();
+          if (!FallsIn && !Case->getRHS() &&
+              !isa<SwitchCase>(Case->getSubStmt()) &&
+              Case->getLHS()->EvaluateAsInt(Result, Context))
+            Label = Result.Val.getInt().getExtValue();
+        } else if (isa<DefaultStmt>(Child)) {
+          Label.reset();
+        }
+        if (contains(Child, At))
+          return Label == Value;
+        Previous = Child;
+        if (const auto *Labelled = dyn_cast<SwitchCase>(Child))
+          Previous = Labelled->getSubStmt();
+      }
+    }
+  }
+  for (const Stmt *Child : Root->children())
+    if (Child && contains(Child, At))
+      return underCase(Child, At, Var, Value, Context);
+  return false;
+}
+
+/// The local or parameter \p E names when the launching function \p Caller
+/// never changes it after its declaration.
+const VarDecl *unchangedVariable(const Expr *E, const FunctionDecl *Caller,
+                                 ASTContext &Context) {
+  const auto *Ref =
+      E ? dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()) : nullptr;
+  const auto *VD = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  if (!VD || !VD->hasLocalStorage() || VD->getType()->isReferenceType() ||
+      !Caller->getBody())
+    return nullptr;
+  ExprMutationAnalyzer Mutations(*Caller->getBody(), Context);
+  return Mutations.isMutated(VD) ? nullptr : VD;
+}
+
+} // namespace
+
+bool launchesBindExitBound(const FunctionDecl *Kernel, unsigned Dim,
+                           std::optional<std::int64_t> Value,
+                           const ParmVarDecl *Parameter,
+                           llvm::ArrayRef<const FunctionDecl *> Launchers,
+                           ASTContext &Context) {
+  if (Dim > 2 || (!Value && !Parameter))
+    return false;
+  const FunctionDecl *Wanted = Kernel->getCanonicalDecl();
+  bool Any = false, All = true;
+  for (const FunctionDecl *Caller : Launchers) {
+    std::optional<HostValues> Values;
+    forEachLaunch(Caller, [&](const CUDAKernelCallExpr *Launch) {
+      const FunctionDecl *Target = Launch->getDirectCallee();
+      if (!All || !Target || Target->getCanonicalDecl() != Wanted)
+        return;
+      Any = true;
+      if (!Values)
+        Values.emplace(Caller, Context);
+      const Expr *Size = Launch->getConfig()->getNumArgs() > 1
+                             ? blockDimension(Launch->getConfig()->getArg(1),
+                                              Dim, Launch, *Values)
+                             : nullptr;
+      if (!Size) {
+        All = false;
+        return;
+      }
+      std::optional<std::int64_t> SizeValue = Values->evaluate(Size, Launch);
+      if (Value) {
+        if (SizeValue == Value)
+          return;
+        const VarDecl *Var = unchangedVariable(Size, Caller, Context);
+        All = Var && underCase(Caller->getBody(), Launch, Var, *Value, Context);
+        return;
+      }
+      unsigned Index = Parameter->getFunctionScopeIndex();
+      if (Index >= Launch->getNumArgs()) {
+        All = false;
+        return;
+      }
+      const Expr *Passed = Launch->getArg(Index);
+      std::optional<std::int64_t> PassedValue =
+          Values->evaluate(Passed, Launch);
+      if (SizeValue && PassedValue == SizeValue)
+        return;
+      const VarDecl *Var = unchangedVariable(Size, Caller, Context);
+      All = Var && Var == unchangedVariable(Passed, Caller, Context);
+    });
+    if (!All)
+      return false;
+  }
+  return Any;
 }
 
 namespace {

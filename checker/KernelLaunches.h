@@ -21,6 +21,7 @@
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include <clang-tidy/ClangTidyCheck.h>
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -86,6 +87,20 @@ void forEachLaunch(
     const FunctionDecl *Function,
     llvm::function_ref<void(const CUDAKernelCallExpr *)> OnLaunch,
     llvm::function_ref<void(const CallExpr *)> OnCall = nullptr);
+
+/// Whether \p Kernel has at least one launch in the bodies of \p Launchers
+/// and every one gives its block exactly the bound of an early exit
+/// `threadIdx.<Dim> >= bound` as threads in dimension \p Dim: the constant
+/// \p Value of the kernel's instantiation, or what the launch passes for
+/// \p Parameter. The launch's dimension may be a variable the launching
+/// function never changes: the same one passed for \p Parameter, or one a
+/// `switch` on it has fixed to \p Value (`switch (k) { case 32: kernel<32>
+/// <<<g, dim3(32, k)>>>(...); break; }`). No thread then leaves at the exit.
+bool launchesBindExitBound(const FunctionDecl *Kernel, unsigned Dim,
+                           std::optional<std::int64_t> Value,
+                           const ParmVarDecl *Parameter,
+                           llvm::ArrayRef<const FunctionDecl *> Launchers,
+                           ASTContext &Context);
 
 /// How a note says where the block shape \p Shape comes from: "" for a
 /// launch in this translation unit, " (assumed: no launch of this kernel was

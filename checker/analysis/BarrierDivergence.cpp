@@ -89,6 +89,59 @@ void collectSharedSubscripts(const Stmt *S,
     collectSharedSubscripts(Child, Stores, Loads);
 }
 
+/// \p E with constant locals replaced by their initialisers and
+/// conditionals on constants of the instantiation by the side they take
+/// (`const int k = kTemplate == 0 ? kArg : kTemplate;`).
+const Expr *throughConstants(const Expr *E, const ASTContext &Context) {
+  for (unsigned Depth = 0; E && Depth < 8; ++Depth) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+      const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+      if (!VD || isa<ParmVarDecl>(VD) || !VD->hasLocalStorage() ||
+          !VD->getType().isConstQualified() || !VD->getInit())
+        return E;
+      E = VD->getInit();
+      continue;
+    }
+    if (const auto *Conditional = dyn_cast<ConditionalOperator>(E)) {
+      bool Taken = false;
+      if (Conditional->getCond()->isValueDependent() ||
+          !Conditional->getCond()->EvaluateAsBooleanCondition(Taken, Context))
+        return E;
+      E = Taken ? Conditional->getTrueExpr() : Conditional->getFalseExpr();
+      continue;
+    }
+    return E;
+  }
+  return E;
+}
+
+/// Fills the exit bound of \p Report from its exit condition when that is
+/// `threadIdx.d >= bound` (or `bound <= threadIdx.d`).
+void findExitBound(UnwrittenSharedRead &Report, const ASTContext &Context) {
+  const auto *BO = dyn_cast_or_null<BinaryOperator>(
+      Report.ExitCondition ? Report.ExitCondition->IgnoreParenImpCasts()
+                           : nullptr);
+  if (!BO || (BO->getOpcode() != BO_GE && BO->getOpcode() != BO_LE))
+    return;
+  const Expr *Thread = BO->getOpcode() == BO_GE ? BO->getLHS() : BO->getRHS();
+  const Expr *Bound = BO->getOpcode() == BO_GE ? BO->getRHS() : BO->getLHS();
+  std::string Component;
+  auto Kind = getBuiltinIndexRef(throughConstants(Thread, Context), &Component);
+  // Spelled "threadIdx.y".
+  if (!Kind || *Kind != BuiltinIndexKind::ThreadIdx || Component.empty() ||
+      Component.back() < 'x' || Component.back() > 'z')
+    return;
+  Bound = throughConstants(Bound, Context);
+  Expr::EvalResult Constant;
+  if (!Bound->isValueDependent() && Bound->EvaluateAsInt(Constant, Context))
+    Report.ExitBoundValue = Constant.Val.getInt().getExtValue();
+  else if (const auto *DRE = dyn_cast<DeclRefExpr>(Bound))
+    Report.ExitBoundParameter = dyn_cast<ParmVarDecl>(DRE->getDecl());
+  if (Report.ExitBoundValue || Report.ExitBoundParameter)
+    Report.ExitDimension = Component.back() - 'x';
+}
+
 const ParmVarDecl *parameterOfBit(const FunctionDecl *FD, unsigned Bit) {
   if (Bit < dep::FirstParamBit || Bit >= dep::FirstMemberBit)
     return nullptr;
@@ -157,6 +210,7 @@ void BarrierDivergenceAnalysis::findUnwrittenReads(
           dyn_cast_or_null<Expr>(Exiting->getTerminatorCondition());
       Report.Reason = Deps.getConditionWitness(Exiting).render();
       Report.Barrier = Site.Call;
+      findExitBound(Report, Dependence.getContext());
       Handler.handleUnwrittenSharedRead(Report);
       return; // One report a barrier is enough to see the fault.
     }

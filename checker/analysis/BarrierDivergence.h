@@ -17,6 +17,8 @@
 
 #include "analysis/ThreadDependence.h"
 #include "llvm/ADT/DenseMap.h"
+#include <cstdint>
+#include <optional>
 
 namespace clang::cuda_tidy {
 
@@ -74,6 +76,14 @@ struct UnwrittenSharedRead {
   const Expr *ExitCondition = nullptr;
   std::string Reason;
   const CallExpr *Barrier = nullptr;
+  /// When the exit condition is `threadIdx.<ExitDimension> >= bound` (through
+  /// constant locals), the bound: a constant of the instantiation or a
+  /// parameter of the kernel. A launch whose block has exactly that many
+  /// threads in that dimension lets no thread leave, and the read is then no
+  /// fault; whether every launch does is the caller's to decide.
+  int ExitDimension = -1;
+  std::optional<std::int64_t> ExitBoundValue;
+  const ParmVarDecl *ExitBoundParameter = nullptr;
 };
 
 class BarrierDivergenceHandler {

@@ -285,3 +285,86 @@ __global__ void batchLoopMovingGuard(const float *a, float *out, int m,
     }
   }
 }
+
+// An exit on `threadIdx.y >= k` where every launch makes the block exactly k
+// threads high (ggml's solve_tri.cu): no thread leaves, every slot is
+// written. The bound is a template argument fixed by the `case` the launch
+// is under, or the parameter the launch passes the block's own height in.
+template <int kTemplate>
+__global__ void columnsOfLaunchHeight(const float *a, float *x, int kArg) {
+  const int k = kTemplate == 0 ? kArg : kTemplate;
+  const int column = threadIdx.y;
+  if (column >= k)
+    return;
+  __shared__ float tile[32 * 32];
+  tile[threadIdx.y * 32 + threadIdx.x] = a[threadIdx.y * 32 + threadIdx.x];
+  __syncthreads();
+  float sum = 0.0f;
+  for (int row = 0; row < 32; ++row)
+    sum += tile[row * 32 + row];
+  x[column * 32 + threadIdx.x] = sum;
+}
+
+void launchColumnsOfLaunchHeight(const float *a, float *x, int k) {
+  dim3 threads(32, k);
+  switch (k) {
+  case 16:
+    columnsOfLaunchHeight<16><<<1, threads>>>(a, x, 0);
+    break;
+  case 8:
+    columnsOfLaunchHeight<8><<<1, threads>>>(a, x, 0);
+    break;
+  default:
+    columnsOfLaunchHeight<0><<<1, threads>>>(a, x, k);
+  }
+}
+
+// The same kernel body, but one launch's block is higher than the bound
+// (32 rows for k = 4): the rows past k leave and their slots stay unwritten.
+__global__ void columnsUnderFixedHeight(const float *a, float *x, int k) {
+  const int column = threadIdx.y;
+  if (column >= k)
+    return;
+  __shared__ float tile[32 * 32];
+  tile[threadIdx.y * 32 + threadIdx.x] = a[threadIdx.y * 32 + threadIdx.x];
+  __syncthreads();
+  float sum = 0.0f;
+  for (int row = 0; row < 32; ++row)
+    sum += tile[row * 32 + row];
+  // CHECK-NOTES: :[[@LINE-1]]:12: warning: after the barrier every thread reads elements of 'tile' that threads which left the kernel early may never have written [cuda-divergent-barrier]
+  // CHECK-NOTES: :[[@LINE-9]]:7: note: threads of a block may disagree on this condition, and the threads on the side that leaves the kernel skip the write: it depends on 'threadIdx.y' through 'column'
+  // CHECK-NOTES: :[[@LINE-7]]:3: note: each thread that stays writes only its own element of 'tile' here
+  x[column * 32 + threadIdx.x] = sum;
+}
+
+// A template bound whose `case` falls through from another label: k may be 4
+// there, so the launch's height is not known to be the bound.
+template <int kTemplate>
+__global__ void columnsUnderFallThrough(const float *a, float *x) {
+  const int column = threadIdx.y;
+  if (column >= kTemplate)
+    return;
+  __shared__ float tile[32 * 32];
+  tile[threadIdx.y * 32 + threadIdx.x] = a[threadIdx.y * 32 + threadIdx.x];
+  __syncthreads();
+  float sum = 0.0f;
+  for (int row = 0; row < 32; ++row)
+    sum += tile[row * 32 + row];
+  // CHECK-NOTES: :[[@LINE-1]]:12: warning: after the barrier every thread reads elements of 'tile' that threads which left the kernel early may never have written [cuda-divergent-barrier]
+  // CHECK-NOTES: :[[@LINE-9]]:7: note: threads of a block may disagree on this condition, and the threads on the side that leaves the kernel skip the write: it depends on 'threadIdx.y' through 'column'
+  // CHECK-NOTES: :[[@LINE-7]]:3: note: each thread that stays writes only its own element of 'tile' here
+  x[column * 32 + threadIdx.x] = sum;
+}
+
+void launchFixedHeights(const float *a, float *x, int k) {
+  columnsUnderFixedHeight<<<1, dim3(32, k)>>>(a, x, k);
+  columnsUnderFixedHeight<<<1, dim3(32, 32)>>>(a, x, 4);
+  dim3 threads(32, k);
+  switch (k) {
+  case 4:
+    x[0] = 0.0f;
+  case 8:
+    columnsUnderFallThrough<8><<<1, threads>>>(a, x);
+    break;
+  }
+}

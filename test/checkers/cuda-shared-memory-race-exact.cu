@@ -295,6 +295,109 @@ __global__ void twoStatementsOneValue(int n, int *out) {
   out[threadIdx.x] = v;
 }
 
+// The same value through a warp reduction held in a local array (ggml's
+// mmvf.cu): each lane stores acc[j] after a butterfly over the whole warp left
+// it equal in every lane, so only lanes of different warps could race, and
+// they write different elements.
+template <int width = 32>
+__device__ float warpReduceSum(float x) {
+#pragma unroll
+  for (int offset = width / 2; offset > 0; offset >>= 1)
+    x += __shfl_xor_sync(0xffffffff, x, offset, width);
+  return x;
+}
+
+template <int width = 32> __device__ int warpReduceAll(int x) {
+  if (width == 32)
+    return __all_sync(0xffffffff, x);
+  for (int offset = width / 2; offset > 0; offset >>= 1)
+    x = __shfl_xor_sync(0xffffffff, x, offset, width) && x;
+  return x;
+}
+
+__device__ void accumulate(float &acc, float v) { acc += v; }
+
+__global__ void warpSumsThroughLocalArray(const float *in, float *out,
+                                          bool twice) {
+  __shared__ float sums[8];
+  float acc[2] = {0.0f, 0.0f};
+  for (int j = 0; j < 2; ++j)
+    accumulate(acc[j], in[j * 256 + threadIdx.x]);
+  for (int j = 0; j < 2; ++j) {
+    acc[j] = warpReduceSum(acc[j]);
+    if (twice)
+      out[j] = 0.0f;
+    sums[threadIdx.x / 32] = acc[j];
+    __syncthreads();
+    if (threadIdx.x < 8)
+      out[threadIdx.x] = sums[threadIdx.x];
+    __syncthreads();
+  }
+}
+
+__global__ void warpVotesThroughLocalArray(const int *in, int *out) {
+  __shared__ int votes[8];
+  int v[1] = {in[threadIdx.x]};
+  v[0] = warpReduceAll(v[0]);
+  votes[threadIdx.x / 32] = v[0];
+  __syncthreads();
+  out[threadIdx.x] = votes[threadIdx.x % 8];
+}
+
+// The element changed after the reduction: lanes store different values.
+__global__ void localArrayChangedAfterReduction(const float *in, float *out) {
+  __shared__ float sums[8];
+  float acc[2] = {in[threadIdx.x], in[256 + threadIdx.x]};
+  acc[0] = warpReduceSum(acc[0]);
+  accumulate(acc[0], in[threadIdx.x]);
+  sums[threadIdx.x / 32] = acc[0];
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: write after write race on shared 'sums': no barrier orders this write after another thread's write [cuda-shared-memory-race]
+  // CHECK-NOTES: :[[@LINE-2]]:3: note: the other thread's write is here
+  // CHECK-NOTES: :[[@LINE-3]]:3: note: for example, thread (1,0,0) writes 'sums[0]' and thread (0,0,0) writes it, with blockDim (256,1,1)
+  __syncthreads();
+  out[threadIdx.x] = sums[threadIdx.x % 8];
+}
+
+// The element's index differs between lanes.
+__global__ void localArrayAtLaneIndex(const float *in, float *out) {
+  __shared__ float sums[8];
+  float acc[2] = {in[threadIdx.x], in[256 + threadIdx.x]};
+  acc[0] = warpReduceSum(acc[0]);
+  sums[threadIdx.x / 32] = acc[threadIdx.x % 2];
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: write after write race on shared 'sums': no barrier orders this write after another thread's write [cuda-shared-memory-race]
+  // CHECK-NOTES: :[[@LINE-2]]:3: note: the other thread's write is here
+  // CHECK-NOTES: :[[@LINE-3]]:3: note: for example, thread (1,0,0) writes 'sums[0]' and thread (0,0,0) writes it, with blockDim (256,1,1)
+  __syncthreads();
+  out[threadIdx.x] = sums[threadIdx.x % 8];
+}
+
+// A butterfly over half the warp leaves each half with its own value.
+__global__ void halfWarpReduction(const float *in, float *out) {
+  __shared__ float sums[8];
+  float acc[1] = {in[threadIdx.x]};
+  acc[0] = warpReduceSum<16>(acc[0]);
+  sums[threadIdx.x / 32] = acc[0];
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: write after write race on shared 'sums': no barrier orders this write after another thread's write [cuda-shared-memory-race]
+  // CHECK-NOTES: :[[@LINE-2]]:3: note: the other thread's write is here
+  // CHECK-NOTES: :[[@LINE-3]]:3: note: for example, thread (1,0,0) writes 'sums[0]' and thread (0,0,0) writes it, with blockDim (256,1,1)
+  __syncthreads();
+  out[threadIdx.x] = sums[threadIdx.x % 8];
+}
+
+// A thread's own array is not shared between threads: v[0] holds each
+// thread's own index, so the stores to s[0] differ.
+__global__ void ownArrayElementIsNotOneValue(float *out) {
+  __shared__ float s[8];
+  float v[4];
+  v[0] = threadIdx.x;
+  s[0] = v[0];
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: write after write race on shared 's': no barrier orders this write after another thread's write [cuda-shared-memory-race]
+  // CHECK-NOTES: :[[@LINE-2]]:3: note: the other thread's write is here
+  // CHECK-NOTES: :[[@LINE-3]]:3: note: for example, thread (1,0,0) writes 's[0]' and thread (0,0,0) writes it, with blockDim (256,1,1)
+  __syncthreads();
+  out[threadIdx.x] = s[0];
+}
+
 // --- Rounds of an inner loop inside a loop with a barrier ---------------------
 
 // Going round the inner loop is not going round the outer one: the barrier
@@ -315,6 +418,12 @@ __global__ void treeReductionWithInnerLoop(float *out) {
 }
 
 void launchAll(float *f, int *i, unsigned *u, int n) {
+  warpSumsThroughLocalArray<<<1, 256>>>(f, f, n > 0);
+  warpVotesThroughLocalArray<<<1, 256>>>(i, i);
+  localArrayChangedAfterReduction<<<1, 256>>>(f, f);
+  localArrayAtLaneIndex<<<1, 256>>>(f, f);
+  halfWarpReduction<<<1, 256>>>(f, f);
+  ownArrayElementIsNotOneValue<<<1, 256>>>(f);
   shiftUnderParameterGuard<<<1, 256>>>(n, f);
   ownElementUnderParameterGuard<<<1, 256>>>(n, f);
   shiftUnderParameterGuardWithBarrier<<<1, 256>>>(n, f, f);
