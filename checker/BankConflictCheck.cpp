@@ -77,6 +77,29 @@ public:
                "blockDim %2%3",
                DiagnosticIDs::Note)
         << Predicted << C.Ideal << Shape << AssumedText(C);
+    if (!C.GenericValues.empty()) {
+      std::string Values, Sample;
+      for (const auto &[Name, Value] : C.GenericValues) {
+        Values += (Values.empty() ? "'" : ", '") + Name + "'";
+        Sample += (Sample.empty() ? "'" : ", '") + Name + "' is " +
+                  std::to_string(Value);
+      }
+      Check.diag(Where->getBeginLoc(),
+                 "the degree holds for every value of %0 from 2 to 32768 "
+                 "that keeps the access in shared memory (the solver's "
+                 "answer); the numbers are where %1",
+                 DiagnosticIDs::Note)
+          << Values << Sample;
+    }
+    if (C.IssuedWidth)
+      Check.diag(Where->getBeginLoc(),
+                 C.UnrolledLoop ? "the compiler unrolls the loop and issues "
+                                  "%0 iterations as one %1-byte access per "
+                                  "lane"
+                                : "the compiler issues %0 neighbouring "
+                                  "accesses as one %1-byte access per lane",
+                 DiagnosticIDs::Note)
+          << C.MergedAccesses << static_cast<unsigned>(C.IssuedWidth);
 
     SourceLocation Declared = C.Variable->getLocation();
     if (const Expr *Inner = C.PadInnerDimension) {

@@ -106,8 +106,11 @@ public:
                  "%4 passes %1 bytes of dynamic shared memory, but '%0' "
                  "reaches %2 bytes of it%3")
           << Kernel << P.Bytes << P.Reach
-          << (P.When.empty()
-                  ? std::string()
+          << (P.When.empty() ? std::string()
+              : P.Solved
+                  ? " (when " + P.When +
+                        "; too few for every block extent of 2 "
+                        "or more, by the solver)"
                   : " (when " + P.When + "; too few for every value tried)")
           << Launched << Call->getSourceRange();
     else

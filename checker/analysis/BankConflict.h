@@ -22,6 +22,36 @@
 // listed loop value; unknown uniform values are sampled and a conflict is
 // reported only if it shows for every sample.
 //
+// ## Unknown values in the offset
+// `s[threadIdx.x * W + c]` with `W` a kernel parameter: the fast path needs
+// the conflict at every sample of W, 0 included, where the stride vanishes
+// into a broadcast, so a stride forced to a multiple of 32 (`W = 32 * k`)
+// goes unreported. When the fast path finds nothing and a 4-byte access's
+// offset holds such values, they are sampled away from 0 (7, 33, 100,
+// 1000), and a conflict every sample shows is put to the SMT core
+// (ExactQuery.h): with the lanes of the worst bank pinned to their threads
+// and every unknown in [2, 2^15], is there a value at which some lane does
+// not run, or two of them share a word, or use different banks? Only when
+// the solver says no is the conflict reported, with the degree the samples
+// give (a lower bound that holds for every generic value, and is reached
+// at the sample named in the note). A fully unknown W (7 is conflict-free)
+// stays silent.
+//
+// ## Vector accesses
+// The width is the instruction's, not the type's: nvcc merges accesses to
+// consecutive elements into one 8- or 16-byte instruction when their start
+// is provably aligned to it (SASS: STS.64/STS.128, LDS.64/LDS.128). Modelled
+// (BankConflict.cpp, Issue): neighbouring accesses of one straight-line
+// block to the members of an element or to consecutive elements (`t[i].x =
+// a; t[i].y = b; ...`, `s[4*t] = a; s[4*t+1] = b; ...`), and an access
+// whose loop counter moves it one element per iteration in a loop of
+// constant trip count that nvcc unrolls (`for (k = 0; k < 4; ++k) s[4*t +
+// k]`). Provably aligned means: every term of the offset and the object's
+// start are multiples of the width; the object's start is known only for
+// the dynamic pool (16) and for types or `__align__` that ask for it
+// (`float4`), never from where the assembler happens to place a `float`
+// array.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef CUDA_TIDY_ANALYSIS_BANKCONFLICT_H
@@ -59,6 +89,15 @@ struct BankConflict {
   /// Padding is the fix, but cannot be offered as an edit (3-D array,
   /// accesses through pointers or a pool).
   bool SuggestPadding = false;
+  /// When the compiler issues the access wider than its type (see "Vector
+  /// accesses" above): the bytes per lane, how many accesses or unrolled
+  /// iterations the instruction stands for, and whether they are a loop's.
+  std::int64_t IssuedWidth = 0;
+  /// Decided for generic values of unknown uniform values in the offset
+  /// (the solver's path): their names and the sample the numbers are for.
+  llvm::SmallVector<std::pair<std::string, std::int64_t>, 2> GenericValues;
+  unsigned MergedAccesses = 1;
+  bool UnrolledLoop = false;
 };
 
 class BankConflictHandler {

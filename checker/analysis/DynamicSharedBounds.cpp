@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "analysis/DynamicSharedBounds.h"
+#include "analysis/ExactQuery.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -265,6 +266,183 @@ std::string describeHostValues(const SymbolicTranslator &T,
   return Text;
 }
 
+/// Resource limit of each solver query (ExactQuery.h): about a third of a
+/// second of Z3, as the race check's default.
+constexpr unsigned BoundsQueryLimit = 2000000;
+
+/// The solver's side of an overflow that the samples find for some block
+/// shapes only (issue 9): the launch's extents are host values, so a
+/// degenerate sample (one thread a row) can hide an overflow every real
+/// shape has. Each symbolic extent of the launch becomes the solver's
+/// blockDim, the byte count is stated over them, and the question is the
+/// generic one of ExactQuery.h: is there a thread of a block whose
+/// symbolic extents are all 2 or more such that an access runs and ends
+/// past the byte count, at a point no extent is isolated at? Handles launch
+/// extents that are constants or single host values (`dim3 block(bx, by)`)
+/// and byte counts built from them with + - * and constants; kernel
+/// offsets over threadIdx, blockDim, blockIdx and loop counters. Anything
+/// else: no answer, and the samples' verdict stands.
+class SymbolicOverflow {
+public:
+  SymbolicOverflow(const SymbolicTranslator &Host,
+                   const SymbolicTranslator &Kernel)
+      : Host(Host), Kernel(Kernel), Q(Kernel, BoundsQueryLimit) {}
+
+  /// Whether the launch with block components \p Block and byte count \p
+  /// Bytes (host expressions) lets access \p A overflow for generic
+  /// extents; fills the witness into \p P.
+  bool certain(const std::array<SymId, 3> &Block, SymId Bytes,
+               const SharedAccess &A, DynamicSharedProblem &P) {
+    if (!encodeShape(Block))
+      return false;
+    llvm::SmallVector<unsigned, 4> Atoms;
+    Kernel.collectAtoms(A.Offset, Atoms);
+    for (const auto &Guard : A.Guards)
+      Kernel.collectAtoms(Guard.first, Atoms);
+    for (unsigned Atom : Atoms)
+      if (!Kernel.atoms()[Atom].isLoopCounter() &&
+          !Kernel.atoms()[Atom].isBlockIndex())
+        return false; // A kernel parameter: the launch's argument decides.
+    llvm::SMTExprRef ByteCount = encodeHost(Bytes, 0);
+    if (!ByteCount)
+      return false;
+    llvm::SMTSolver &S = Q.solver();
+    unsigned T = Q.addThread();
+    for (const auto &[Guard, Polarity] : A.Guards) {
+      llvm::SMTExprRef Holds = Q.holds(Guard, T);
+      Q.require(Polarity ? Holds : S.mkNot(Holds));
+    }
+    llvm::SMTExprRef Begin = Q.value(A.Offset, T);
+    llvm::SMTExprRef End = S.mkBVAdd(Begin, Q.constant(A.Width));
+    Q.require(S.mkBVSge(ByteCount, Q.constant(0)));
+    Q.require(S.mkBVSgt(End, ByteCount));
+    llvm::SMTExprRef Seen[3], Linear = Q.observe(Q.linearThread(T)),
+                              SeenBegin = Q.observe(Begin),
+                              SeenBytes = Q.observe(ByteCount);
+    for (unsigned D = 0; D < 3; ++D)
+      Seen[D] = Q.observe(Q.blockDim(D));
+
+    // A model with every symbolic extent in the generic region, small
+    // ones first for a readable witness.
+    std::optional<bool> Found;
+    for (std::int64_t High : {64, 1024}) {
+      Q.push();
+      for (unsigned D : Symbolic)
+        Q.require(inRange(Q.blockDim(D), 2, High));
+      Found = Q.check();
+      if (Found == true)
+        break;
+      Q.pop();
+      if (!Found)
+        return false;
+    }
+    if (!*Found)
+      return false;
+    std::int64_t Point[3];
+    for (unsigned D = 0; D < 3; ++D)
+      P.Shape.Dim[D] = Point[D] = Q.modelValue(Seen[D]);
+    P.Thread = Q.modelValue(Linear);
+    P.AccessBegin = Q.modelValue(SeenBegin);
+    P.Reach = P.AccessBegin + A.Width;
+    P.Bytes = Q.modelValue(SeenBytes);
+    P.Access = A.E;
+    P.Via = A.Via;
+    P.Carved = A.Carved;
+    P.Pool = A.Var;
+    Q.pop();
+    // Not isolated: each extent can move off the witness alone.
+    for (unsigned D : Symbolic) {
+      Q.push();
+      for (unsigned E : Symbolic) {
+        llvm::SMTExprRef Fixed = S.mkEqual(Q.blockDim(E), Q.constant(Point[E]));
+        Q.require(D == E ? S.mkNot(Fixed) : Fixed);
+        Q.require(inRange(Q.blockDim(E), 2, 1024));
+      }
+      std::optional<bool> Moved = Q.check();
+      Q.pop();
+      if (Moved != true)
+        return false;
+    }
+    std::string When;
+    for (unsigned D : Symbolic) {
+      if (!When.empty())
+        When += ", ";
+      When += "'" + Host.atoms()[AtomOfDim[D]].Name + "' is " +
+              std::to_string(Point[D]);
+    }
+    P.When = When;
+    P.Solved = true;
+    return true;
+  }
+
+private:
+  llvm::SMTExprRef inRange(const llvm::SMTExprRef &V, std::int64_t Low,
+                           std::int64_t High) {
+    llvm::SMTSolver &S = Q.solver();
+    return S.mkAnd(S.mkBVSge(V, Q.constant(Low)),
+                   S.mkBVSle(V, Q.constant(High)));
+  }
+
+  bool encodeShape(const std::array<SymId, 3> &Block) {
+    Q.setSymbolicShape();
+    for (unsigned D = 0; D < 3; ++D) {
+      const SymNode &N = Host.node(Block[D]);
+      if (N.K == SymNode::Const) {
+        Q.require(Q.solver().mkEqual(Q.blockDim(D), Q.constant(N.Value)));
+        continue;
+      }
+      if (N.K != SymNode::Atom)
+        return false;
+      unsigned Atom = static_cast<unsigned>(N.Value);
+      auto [It, New] = DimOfAtom.try_emplace(Atom, D);
+      if (!New) {
+        Q.require(Q.solver().mkEqual(Q.blockDim(D), Q.blockDim(It->second)));
+        continue;
+      }
+      AtomOfDim[D] = Atom;
+      Symbolic.push_back(D);
+    }
+    return !Symbolic.empty();
+  }
+
+  /// \p Id of the host translator over the launch's extents; null for
+  /// anything else.
+  llvm::SMTExprRef encodeHost(SymId Id, unsigned Depth) {
+    if (Id < 0 || Depth > 16)
+      return nullptr;
+    const SymNode &N = Host.node(Id);
+    llvm::SMTSolver &S = Q.solver();
+    switch (N.K) {
+    case SymNode::Const:
+      return Q.constant(N.Value);
+    case SymNode::Atom: {
+      auto It = DimOfAtom.find(static_cast<unsigned>(N.Value));
+      return It == DimOfAtom.end() ? nullptr : Q.blockDim(It->second);
+    }
+    case SymNode::Add:
+    case SymNode::Sub:
+    case SymNode::Mul: {
+      llvm::SMTExprRef L = encodeHost(N.A, Depth + 1);
+      llvm::SMTExprRef R = L ? encodeHost(N.B, Depth + 1) : nullptr;
+      if (!R)
+        return nullptr;
+      return N.K == SymNode::Add   ? S.mkBVAdd(L, R)
+             : N.K == SymNode::Sub ? S.mkBVSub(L, R)
+                                   : S.mkBVMul(L, R);
+    }
+    default:
+      return nullptr;
+    }
+  }
+
+  const SymbolicTranslator &Host;
+  const SymbolicTranslator &Kernel;
+  ExactQuery Q;
+  llvm::DenseMap<unsigned, unsigned> DimOfAtom;
+  unsigned AtomOfDim[3] = {0, 0, 0};
+  llvm::SmallVector<unsigned, 3> Symbolic;
+};
+
 } // namespace
 
 void DynamicSharedBoundsAnalysis::analyzeLaunch(
@@ -374,6 +552,9 @@ void DynamicSharedBoundsAnalysis::analyzeLaunch(
     Combos *= NumHostSamples;
 
   unsigned Evaluated = 0, Overflowing = 0;
+  // Some sample with every host value 2 or more fits: the overflow is not
+  // generic, whatever the solver finds elsewhere.
+  bool FitsGenerically = false;
   DynamicSharedProblem Worst = Base, Smallest = Base;
   std::vector<std::int64_t> HostValues(HT.atoms().size(), 0);
   for (unsigned Combo = 0; Combo < Combos; ++Combo) {
@@ -501,12 +682,30 @@ void DynamicSharedBoundsAnalysis::analyzeLaunch(
       if (++Overflowing == 1)
         Smallest = Here;
       Worst = Here;
+    } else if (llvm::all_of(HostAtoms, [&](unsigned Atom) {
+                 return HostValues[Atom] >= 2;
+               })) {
+      FitsGenerically = true;
     }
     // A sample whose computable part fits counts as not overflowing, even if
     // some accesses could not be judged: certainty needs every sample.
   }
   if (Overflowing == 0)
     return;
+  // Some samples only, and those that fit are degenerate (an extent of 1):
+  // ask the solver whether the overflow is generic.
+  if (Overflowing < Evaluated && !FitsGenerically)
+    for (unsigned Index : Info->Dynamic) {
+      const SharedAccess &A = Accesses[Index];
+      if (A.UnknownGuard || KT.isUnknown(A.Offset))
+        continue;
+      DynamicSharedProblem Solved = Base;
+      if (SymbolicOverflow(HT, KT).certain(*Block, Bytes, A, Solved)) {
+        Solved.What = DynamicSharedProblem::Overflow;
+        Handler.handleProblem(Solved);
+        return;
+      }
+    }
   DynamicSharedProblem &Shown = Overflowing == Evaluated ? Worst : Smallest;
   Shown.What = DynamicSharedProblem::Overflow;
   Shown.Certain = Overflowing == Evaluated;

@@ -23,6 +23,14 @@
 // - An overflow at every sample is certain; at some samples only, possible
 //   (reported when asked, saying for which values). A launch whose shape,
 //   byte count or needed arguments cannot be evaluated is left alone.
+// - Where samples disagree, only samples with a host value of 1 fit, and
+//   the launch's extents are host values
+//   (`dim3 block(bx, by)` with a byte count over them), the samples may
+//   only be degenerate points (one thread a row fits a tile an unpadded
+//   count misses). The SMT core (ExactQuery.h) then decides with symbolic
+//   extents: an overflow for generic extents (each 2 or more, not at an
+//   isolated point) is certain, with the solver's model as the witness.
+//   Concrete launches never reach the solver.
 //
 // Also: a launch that passes no dynamic shared memory to a kernel that uses
 // it; more than the 48 KiB default without cudaFuncSetAttribute(kernel,
@@ -83,6 +91,9 @@ struct DynamicSharedProblem {
   /// Overflow: whether it happens for every value tried; if not, for which.
   bool Certain = true;
   std::string When;
+  /// Certain by the solver for every block extent of 2 or more that the
+  /// launch leaves symbolic; When names the witness's extents.
+  bool Solved = false;
   /// The access that reaches furthest, the thread, the block shape, and
   /// the carving that put it there.
   const Expr *Access = nullptr;

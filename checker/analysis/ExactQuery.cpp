@@ -84,6 +84,17 @@ unsigned ExactQuery::addThread() {
   return Id;
 }
 
+unsigned ExactQuery::addThread(std::int64_t Linear) {
+  unsigned Id = Threads.size();
+  std::array<llvm::SMTExprRef, 3> Tid;
+  for (unsigned D = 0; D < 3; ++D) {
+    Tid[D] = constant(Linear % Shape.Dim[D]);
+    Linear /= Shape.Dim[D];
+  }
+  Threads.push_back(Tid);
+  return Id;
+}
+
 llvm::SMTExprRef ExactQuery::linearThread(unsigned Thread) {
   const auto &Tid = Threads[Thread];
   return Solver->mkBVAdd(

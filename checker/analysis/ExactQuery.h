@@ -129,6 +129,10 @@ public:
 
   /// A new thread instance of the block; its number.
   unsigned addThread();
+  /// A thread instance fixed to the thread of linear id \p Linear of the
+  /// concrete shape (setShape): constants, so that `t * W` stays linear in
+  /// W for the solver.
+  unsigned addThread(std::int64_t Linear);
   /// The value of \p Id in thread instance \p Thread (Id must not be
   /// Unknown: check SymbolicTranslator::isUnknown first).
   llvm::SMTExprRef value(SymId Id, unsigned Thread);
