@@ -184,6 +184,21 @@ private:
                          Verdict V, const BlockShape &Shape) const;
   bool isWarpUniform(const Expr *E, const CFGBlock *Block, unsigned Index,
                      unsigned Depth = 0) const;
+  /// The constant the launches of \p Shape pass for the kernel parameter
+  /// \p Atom stands for, if any.
+  std::optional<std::int64_t> boundValue(unsigned Atom,
+                                         const BlockShape &Shape) const {
+    const SymAtom &Info = Sym.atoms()[Atom];
+    if (!Info.Var || Info.isLoopCounter())
+      return std::nullopt;
+    return Shape.argument(Info.Var);
+  }
+  static std::string boundArguments(const BlockShape &Shape) {
+    std::string Text;
+    for (const auto &[Param, Value] : Shape.Arguments)
+      Text += "," + Param->getNameAsString() + "=" + std::to_string(Value);
+    return Text;
+  }
   bool isInside(const Stmt *S, const Stmt *Outer) const {
     for (const Stmt *Cur = S; Cur; Cur = Parents.getParent(Cur))
       if (Cur == Outer)
@@ -351,10 +366,10 @@ KernelRaceFinder::cachedDecide(const SharedAccess &A, const SharedAccess &B,
                                llvm::ArrayRef<unsigned> Atoms, Witness &W) {
   // Everything the answer depends on, in canonical text: two pairs of
   // accesses with equal keys get the same answer and witness.
-  std::string Key = Shape.str() + (Shape.Assumed ? "a" : "") +
-                    std::to_string(Col.sizeOf(A.Var)) + "|" +
-                    std::to_string(S.Order) + std::to_string(S.LaterIteration) +
-                    std::to_string(S.DifferentWarpsOnly);
+  std::string Key =
+      Shape.str() + (Shape.Assumed ? "a" : "") + boundArguments(Shape) +
+      std::to_string(Col.sizeOf(A.Var)) + "|" + std::to_string(S.Order) +
+      std::to_string(S.LaterIteration) + std::to_string(S.DifferentWarpsOnly);
   for (int Relation : S.Relation)
     Key += "," + std::to_string(Relation);
   for (unsigned Atom : Atoms)
@@ -835,7 +850,12 @@ KernelRaceFinder::decide(const SharedAccess &A, const SharedAccess &B,
   };
   std::vector<Axis> Loops;
   std::vector<unsigned> Sampled;
+  llvm::SmallVector<std::pair<unsigned, std::int64_t>, 2> Bound;
   for (unsigned I = 0; I < Atoms.size(); ++I) {
+    if (std::optional<std::int64_t> Value = boundValue(Atoms[I], Shape)) {
+      Bound.push_back({Atoms[I], *Value});
+      continue;
+    }
     std::vector<std::int64_t> Values = AllAtoms[Atoms[I]].isLoopCounter()
                                            ? Sym.loopValues(Atoms[I], DimsOnly)
                                            : std::vector<std::int64_t>();
@@ -856,6 +876,8 @@ KernelRaceFinder::decide(const SharedAccess &A, const SharedAccess &B,
 
   std::vector<std::int64_t> AtomsA(AllAtoms.size(), 0),
       AtomsB(AllAtoms.size(), 0);
+  for (const auto &[Atom, Value] : Bound)
+    AtomsA[Atom] = AtomsB[Atom] = Value;
   const std::int64_t Threads = Shape.threads();
   unsigned Raced = 0;
 
@@ -1098,6 +1120,7 @@ KernelRaceFinder::Verdict KernelRaceFinder::decideDataIndexed(
   SymEnv DimsOnly;
   for (unsigned D = 0; D < 3; ++D)
     DimsOnly.Dim[D] = Shape.Dim[D];
+  std::vector<std::int64_t> Values(Sym.atoms().size(), 0);
   // Loop counters take every value: with no barrier in their loop, any
   // iteration of one thread meets any iteration of another, so the two
   // accesses' loops are enumerated apart.
@@ -1117,6 +1140,10 @@ KernelRaceFinder::Verdict KernelRaceFinder::decideDataIndexed(
       const SymAtom &Info = Sym.atoms()[Atom];
       if (Info.isBlockIndex())
         continue; // Block 0: some block runs the code.
+      if (std::optional<std::int64_t> Value = boundValue(Atom, Shape)) {
+        Values[Atom] = *Value;
+        continue;
+      }
       if (!Info.isLoopCounter()) {
         if (!llvm::is_contained(Uniform, Atom))
           Uniform.push_back(Atom);
@@ -1157,7 +1184,9 @@ KernelRaceFinder::Verdict KernelRaceFinder::decideDataIndexed(
 
   unsigned Relevant = 0, Certain = 0;
   bool Collides = false;
-  std::vector<std::int64_t> Values(Sym.atoms().size(), 0);
+  for (unsigned Atom = 0; Atom < Sym.atoms().size(); ++Atom)
+    if (std::optional<std::int64_t> Value = boundValue(Atom, Shape))
+      Values[Atom] = *Value;
   for (std::int64_t Sample : Samples) {
     for (unsigned Atom : Uniform)
       Values[Atom] = Sample;
@@ -1661,6 +1690,14 @@ void KernelRaceFinder::checkPair(unsigned IA, unsigned IB,
     for (const auto &[Atom, Value] : W.Uniform)
       Race.Witness += (&Atom == &W.Uniform.front().first ? ", when '" : ", '") +
                       Sym.atoms()[Atom].Name + "' = " + std::to_string(Value);
+    std::string FromLaunch;
+    for (unsigned Atom : Atoms)
+      if (std::optional<std::int64_t> Value = boundValue(Atom, Shape))
+        FromLaunch += (FromLaunch.empty() ? ", with '" : ", '") +
+                      Sym.atoms()[Atom].Name + "' = " + std::to_string(*Value);
+    if (!FromLaunch.empty())
+      Race.Witness +=
+          FromLaunch + " as the launch at " + Shape.ArgumentsFrom + " passes";
     if (!S.DifferentWarpsOnly && !Race.WarpSynchronous &&
         !llvm::is_contained(S.Relation, 2))
       Race.InsertBarrierBefore = certainBarrierPlace(First, Second);
