@@ -44,7 +44,8 @@ struct BlockShape {
   /// The constant values every launch of this shape passes for some of the
   /// kernel's integer parameters (`Bc` = 32): the analyses take them as
   /// constants. Empty for a shape not read from launches.
-  llvm::SmallVector<std::pair<const ParmVarDecl *, std::int64_t>, 4> Arguments;
+  llvm::SmallVector<std::pair<const ParmVarDecl *, std::int64_t>, 4> Arguments =
+      {};
   /// The launch the arguments come from ("attention_forward.cu:760").
   std::string ArgumentsFrom = "";
   std::int64_t threads() const { return Dim[0] * Dim[1] * Dim[2]; }

@@ -1547,88 +1547,84 @@ void KernelRaceFinder::checkPair(unsigned IA, unsigned IB,
     if (P.Skip)
       Sym.collectAtoms(P.Skip->Condition, Atoms);
 
-  for (const Path &P : Paths)
-    for (const Path &P : Paths) {
-      Scenario S;
-      S.Skip = P.Skip;
-      // Round the branch's loop, a warp sync on the barrier-free side orders
-      // the lanes of a warp.
-      S.DifferentWarpsOnly =
-          !AnyWarpPath || SameValueInWarp || (P.Skip && !P.WarpRound);
-      S.Order = P.Kind == AThenB ? 1
-                : P.Kind == BThenA
-                    ? -1
-                    : static_cast<int>(P.CrossB) - static_cast<int>(P.CrossA);
-      S.LaterIteration = P.Kind == AThenB   ? P.CrossB
-                         : P.Kind == BThenA ? P.CrossA
-                                            : P.CrossA != P.CrossB;
-      for (unsigned Atom : Atoms) {
-        const SymAtom &Info = Sym.atoms()[Atom];
-        int Relation = 2;
-        if (Info.isLoopCounter() && loopHasBarrier(Info.Loop)) {
-          bool InA = isInside(A.E, Info.Loop), InB = isInside(B.E, Info.Loop);
-          switch (P.Kind) {
-          case Self:
-            Relation = 0;
-            break;
-          case AThenB:
-            // Going round a loop whose body holds a barrier as a plain
-            // statement passes that barrier: a barrier-free way round is an
-            // inner loop's, in the same iteration of this one.
-            Relation =
-                InA && InB
-                    ? (P.CrossB && roundPassesBarrier(Info.Loop, A.E, B.E)
-                           ? 0
-                           : static_cast<int>(P.CrossB))
-                : InA ? 6
-                : InB ? 9
-                      : 2;
-            break;
-          case BThenA:
-            Relation =
-                InA && InB
-                    ? (P.CrossA && roundPassesBarrier(Info.Loop, B.E, A.E)
-                           ? 0
-                           : -static_cast<int>(P.CrossA))
-                : InB ? 8
-                : InA ? 7
-                      : 2;
-            break;
-          case Diverged: {
-            bool InBranch = isInside(P.Branch->getTerminatorStmt(), Info.Loop);
-            if (InA && InB && InBranch)
-              Relation =
-                  static_cast<int>(P.CrossB) - static_cast<int>(P.CrossA);
-            else if (InA && InB && !P.CrossA && !P.CrossB)
-              Relation = 3;
-            break;
-          }
-          }
-        }
-        if (static_cast<int>(Atom) == P.SameIterationOf)
+  for (const Path &P : Paths) {
+    Scenario S;
+    S.Skip = P.Skip;
+    // Round the branch's loop, a warp sync on the barrier-free side orders
+    // the lanes of a warp.
+    S.DifferentWarpsOnly =
+        !AnyWarpPath || SameValueInWarp || (P.Skip && !P.WarpRound);
+    S.Order = P.Kind == AThenB ? 1
+              : P.Kind == BThenA
+                  ? -1
+                  : static_cast<int>(P.CrossB) - static_cast<int>(P.CrossA);
+    S.LaterIteration = P.Kind == AThenB   ? P.CrossB
+                       : P.Kind == BThenA ? P.CrossA
+                                          : P.CrossA != P.CrossB;
+    for (unsigned Atom : Atoms) {
+      const SymAtom &Info = Sym.atoms()[Atom];
+      int Relation = 2;
+      if (Info.isLoopCounter() && loopHasBarrier(Info.Loop)) {
+        bool InA = isInside(A.E, Info.Loop), InB = isInside(B.E, Info.Loop);
+        switch (P.Kind) {
+        case Self:
           Relation = 0;
-        S.Relation.push_back(Relation);
-      }
-      // The branch's condition is stated for the next or previous iteration
-      // only.
-      if (S.Skip) {
-        int Relation =
-            S.Relation[llvm::find(Atoms, S.Skip->Counter) - Atoms.begin()];
-        if (Relation != 1 && Relation != -1) {
-          S.Skip.reset();
-          S.DifferentWarpsOnly = !AnyWarpPath || SameValueInWarp;
+          break;
+        case AThenB:
+          // Going round a loop whose body holds a barrier as a plain
+          // statement passes that barrier: a barrier-free way round is an
+          // inner loop's, in the same iteration of this one.
+          Relation = InA && InB
+                         ? (P.CrossB && roundPassesBarrier(Info.Loop, A.E, B.E)
+                                ? 0
+                                : static_cast<int>(P.CrossB))
+                     : InA ? 6
+                     : InB ? 9
+                           : 2;
+          break;
+        case BThenA:
+          Relation = InA && InB
+                         ? (P.CrossA && roundPassesBarrier(Info.Loop, B.E, A.E)
+                                ? 0
+                                : -static_cast<int>(P.CrossA))
+                     : InB ? 8
+                     : InA ? 7
+                           : 2;
+          break;
+        case Diverged: {
+          bool InBranch = isInside(P.Branch->getTerminatorStmt(), Info.Loop);
+          if (InA && InB && InBranch)
+            Relation = static_cast<int>(P.CrossB) - static_cast<int>(P.CrossA);
+          else if (InA && InB && !P.CrossA && !P.CrossB)
+            Relation = 3;
+          break;
+        }
         }
       }
-      bool Seen = false;
-      for (const Scenario &Other : Scenarios)
-        if (Other.Relation == S.Relation && Other.Order == S.Order &&
-            Other.LaterIteration == S.LaterIteration &&
-            Other.DifferentWarpsOnly == S.DifferentWarpsOnly &&
-            Other.Skip == S.Skip)
-          Seen = true;
-      if (!Seen)
-        Scenarios.push_back(S);
+      if (static_cast<int>(Atom) == P.SameIterationOf)
+        Relation = 0;
+      S.Relation.push_back(Relation);
     }
+    // The branch's condition is stated for the next or previous iteration
+    // only.
+    if (S.Skip) {
+      int Relation =
+          S.Relation[llvm::find(Atoms, S.Skip->Counter) - Atoms.begin()];
+      if (Relation != 1 && Relation != -1) {
+        S.Skip.reset();
+        S.DifferentWarpsOnly = !AnyWarpPath || SameValueInWarp;
+      }
+    }
+    bool Seen = false;
+    for (const Scenario &Other : Scenarios)
+      if (Other.Relation == S.Relation && Other.Order == S.Order &&
+          Other.LaterIteration == S.LaterIteration &&
+          Other.DifferentWarpsOnly == S.DifferentWarpsOnly &&
+          Other.Skip == S.Skip)
+        Seen = true;
+    if (!Seen)
+      Scenarios.push_back(S);
+  }
 
   for (const Scenario &S : Scenarios) {
     if (overBudget())
