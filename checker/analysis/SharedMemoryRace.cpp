@@ -14,6 +14,7 @@
 #include "clang/AST/RecordLayout.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
+#include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/BitVector.h"
@@ -184,6 +185,23 @@ private:
                          Verdict V, const BlockShape &Shape) const;
   bool isWarpUniform(const Expr *E, const CFGBlock *Block, unsigned Index,
                      unsigned Depth = 0) const;
+  /// Whether \p E reads a by-value parameter of the kernel, or a member of
+  /// one, that nothing in the kernel changes: the same in every thread.
+  bool isUnchangedParameter(const Expr *E) const {
+    E = E->IgnoreParenImpCasts();
+    while (const auto *Member = dyn_cast<MemberExpr>(E)) {
+      if (Member->isArrow())
+        return false;
+      E = Member->getBase()->IgnoreParenImpCasts();
+    }
+    const auto *Ref = dyn_cast<DeclRefExpr>(E);
+    const auto *Param = Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
+    if (!Param || Param->getType()->isReferenceType() ||
+        dyn_cast<FunctionDecl>(Param->getDeclContext()) != Kernel ||
+        !Kernel->getBody())
+      return false;
+    return !ExprMutationAnalyzer(*Kernel->getBody(), Context).isMutated(Param);
+  }
   /// The constant the launches of \p Shape pass for the kernel parameter
   /// \p Atom stands for, if any.
   std::optional<std::int64_t> boundValue(unsigned Atom,
@@ -1404,6 +1422,12 @@ void KernelRaceFinder::checkPair(unsigned IA, unsigned IB,
   // guard).
   bool SameValueInWarp = IA == IB && A.Kind == AccessKind::Write && A.Stored &&
                          isWarpUniform(A.Stored, A.Block, A.Index);
+  // Every thread storing a by-value kernel parameter, or a member of one,
+  // that the kernel never changes stores one value (`s[0] =
+  // params.lambda;`, GROMACS's nbfe_foreign kernel), whatever its type.
+  if (IA == IB && A.Kind == AccessKind::Write && A.Stored &&
+      isUnchangedParameter(A.Stored))
+    return;
   // Two writes of the same value to the same bytes leave them as either
   // would alone: no defect (GPUVerify's benign race). The values are
   // compared symbolically, as expressions over the thread, uniform values
