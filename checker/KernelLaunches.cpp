@@ -5,6 +5,7 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
 #include "clang/Basic/SourceManager.h"
+#include "llvm/Support/Path.h"
 
 using namespace clang::cuda_tidy;
 
@@ -74,6 +75,22 @@ void KernelLaunches::addLaunch(const CUDAKernelCallExpr *Launch,
           ? Values.evaluate(Launch->getConfig()->getArg(2), Launch)
           : std::optional<std::int64_t>(0);
   for (const FunctionDecl *Kernel : Targets) {
+    // The integer arguments whose values reach the launch as constants.
+    std::optional<BlockShape> Bound = Shape;
+    if (Bound && LaunchFile) {
+      for (unsigned I = 0;
+           I < Launch->getNumArgs() && I < Kernel->getNumParams(); ++I) {
+        const ParmVarDecl *Param = Kernel->getParamDecl(I);
+        if (!Param->getType()->isIntegralOrEnumerationType())
+          continue;
+        if (std::optional<std::int64_t> Value =
+                Values.evaluate(Launch->getArg(I), Launch))
+          Bound->Arguments.push_back({Param, *Value});
+      }
+      Bound->ArgumentsFrom =
+          llvm::sys::path::filename(LaunchFile->getName()).str() + ":" +
+          std::to_string(SM.getExpansionLineNumber(At));
+    }
     if (LaunchFile) {
       IndexedLaunch Indexed;
       Indexed.Kernel = kernelKey(Kernel);
@@ -90,12 +107,18 @@ void KernelLaunches::addLaunch(const CUDAKernelCallExpr *Launch,
       continue;
     }
     auto &Known = Shapes[Kernel];
-    if (llvm::any_of(Known, [&](const BlockShape &Other) {
-          return Other.Dim == Shape->Dim;
-        }))
+    auto Same = llvm::find_if(Known, [&](const BlockShape &Other) {
+      return Other.Dim == Shape->Dim;
+    });
+    if (Same != Known.end()) {
+      // Only values every launch of the shape passes stay bound.
+      llvm::erase_if(Same->Arguments, [&](const auto &Argument) {
+        return Bound->argument(Argument.first) != Argument.second;
+      });
       continue;
+    }
     if (Known.size() < 4)
-      Known.push_back(*Shape);
+      Known.push_back(*Bound);
   }
 }
 
@@ -127,10 +150,14 @@ llvm::SmallVector<BlockShape, 2> KernelLaunches::shapesFor(
         AnyUnknown = true;
         continue;
       }
-      if (Launched.size() < 4 &&
-          llvm::none_of(Launched, [&](const BlockShape &Other) {
-            return Other.Dim == L->Block->Dim;
-          })) {
+      auto Same = llvm::find_if(Launched, [&](const BlockShape &Other) {
+        return Other.Dim == L->Block->Dim;
+      });
+      // The index holds no argument values: another file's launch of the
+      // same shape may pass anything.
+      if (Same != Launched.end())
+        Same->Arguments.clear();
+      else if (Launched.size() < 4) {
         BlockShape Shape = *L->Block;
         Shape.Origin = "launched in " + L->where();
         Launched.push_back(Shape);

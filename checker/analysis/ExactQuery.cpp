@@ -152,6 +152,14 @@ llvm::SMTExprRef ExactQuery::uniform(unsigned Atom) {
   if (It != Uniforms.end())
     return It->second;
   const SymAtom &Info = Sym.atoms()[Atom];
+  // A kernel parameter every launch of the shape passes as one constant is
+  // that constant, not an unknown of the question.
+  if (std::optional<std::int64_t> Bound =
+          Info.Var && Concrete ? Shape.argument(Info.Var) : std::nullopt) {
+    llvm::SMTExprRef V = constant(*Bound);
+    Uniforms[Atom] = V;
+    return V;
+  }
   llvm::SMTExprRef V = fresh(Info.Name);
   if (Info.isBlockIndex())
     require(inRange(V, 0, BlockIndexLimit));

@@ -41,7 +41,21 @@ struct BlockShape {
   /// unit ("from the extents of 's'", "launched in main.cu:12"); empty
   /// otherwise.
   std::string Origin = "";
+  /// The constant values every launch of this shape passes for some of the
+  /// kernel's integer parameters (`Bc` = 32): the analyses take them as
+  /// constants. Empty for a shape not read from launches.
+  llvm::SmallVector<std::pair<const ParmVarDecl *, std::int64_t>, 4> Arguments =
+      {};
+  /// The launch the arguments come from ("attention_forward.cu:760").
+  std::string ArgumentsFrom = "";
   std::int64_t threads() const { return Dim[0] * Dim[1] * Dim[2]; }
+  /// The value every launch passes for \p Param, if one is known.
+  std::optional<std::int64_t> argument(const VarDecl *Param) const {
+    for (const auto &[Known, Value] : Arguments)
+      if (Known == Param)
+        return Value;
+    return std::nullopt;
+  }
   /// "(x,y,z)", as diagnostics show a shape.
   std::string str() const {
     return "(" + std::to_string(Dim[0]) + "," + std::to_string(Dim[1]) + "," +

@@ -14,6 +14,7 @@
 #include "clang/AST/RecordLayout.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
+#include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/BitVector.h"
@@ -53,12 +54,70 @@ private:
   /// access reaches the few accesses of its barrier interval, so the sets
   /// stay linear in the kernel's size.
   using ReachSet = llvm::DenseMap<unsigned, std::uint8_t>;
+  /// With a ClosedEdge's loop: reached after going round that loop (or one
+  /// that is not inside it).
+  static constexpr std::uint8_t MovedBit = 4;
+  /// With a ClosedEdge's loop: reached after going round inner loops only.
+  static constexpr std::uint8_t StayedBit = 8;
   static std::uint8_t bits(const ReachSet &Set, unsigned I) {
     auto It = Set.find(I);
     return It == Set.end() ? 0 : It->second;
   }
+  /// A uniform branch one of whose successors holds a block barrier, on a
+  /// condition over loop counters only (`if (dividedAt > warpSize / 2)
+  /// __syncthreads(); else __syncwarp();` in a loop over `divideBy`):
+  /// whether the barrier runs is decided per iteration.
+  struct BarrierBranch {
+    const CFGBlock *Branch = nullptr;
+    SymId Condition = -1;
+    /// The innermost loop whose counter the condition reads, and that
+    /// counter: outer loops' counters keep their values round it.
+    const Stmt *Innermost = nullptr;
+    unsigned Counter = 0;
+  };
+  /// A barrier branch's condition and the value it must have, in the
+  /// iteration of the access the way starts from (A's, or B's when OnB),
+  /// for the two accesses to be in different iterations of the loop of
+  /// Counter with no barrier between: every way between them that goes
+  /// round that loop takes the barrier-free side of the branch first.
+  struct BarrierSkip {
+    SymId Condition = -1;
+    bool Polarity = false;
+    unsigned Counter = 0;
+    bool OnB = false;
+    bool operator==(const BarrierSkip &O) const {
+      return Condition == O.Condition && Polarity == O.Polarity &&
+             Counter == O.Counter && OnB == O.OnB;
+    }
+  };
+  /// What barrierSkip() found on the ways to an access.
+  struct SkipCut {
+    BarrierSkip Skip;
+    /// Some way goes round an inner loop only, in the same iteration of
+    /// the loop of Skip.Counter.
+    bool SameIterationToo = false;
+    /// Some way round that loop passes no warp-level sync either.
+    bool WarpRound = false;
+  };
+  /// An edge (a branch and one of its successors) a walk does not take
+  /// while the counters of Loop keep their values: before going round Loop
+  /// or a loop that is not inside it.
+  /// (Members without initialisers: `= {}`, which zeroes them, is the
+  /// default argument of walk() inside this class.)
+  struct ClosedEdge {
+    const CFGBlock *Branch, *Succ;
+    const Stmt *Loop;
+  };
   void walk(const CFGBlock *From, unsigned FromIndex, bool StopAtWarpSync,
-            ReachSet &Out) const;
+            ReachSet &Out, ClosedEdge Closed = {}) const;
+  /// The barrier branches that every barrier-free way from element
+  /// \p FromIndex of \p From to access \p To that goes round the
+  /// branch's loop passes before it does, with the value that takes the
+  /// barrier-free side, to hold in the iteration of \p Anchor (the access
+  /// the way starts in: B's when \p OnB).
+  std::optional<SkipCut> barrierSkip(const CFGBlock *From, unsigned FromIndex,
+                                     const Stmt *Anchor, unsigned To,
+                                     bool OnB) const;
 
   // Deciding.
   struct Scenario {
@@ -71,6 +130,8 @@ private:
     /// The second access is reached by going round a loop from the first.
     bool LaterIteration = false;
     bool DifferentWarpsOnly = false;
+    /// The way between the accesses skips a barrier only where this holds.
+    std::optional<BarrierSkip> Skip;
   };
   struct Witness {
     std::int64_t ThreadA = 0, ThreadB = 0, Byte = 0;
@@ -136,6 +197,38 @@ private:
   /// Whether every variable \p E reads is the same in every thread of the
   /// block (constants, uniform locals and parameters).
   bool isBlockUniformIndex(const Expr *E) const;
+  /// Whether \p E reads a by-value parameter of the kernel, or a member of
+  /// one, that nothing in the kernel changes: the same in every thread.
+  bool isUnchangedParameter(const Expr *E) const {
+    E = E->IgnoreParenImpCasts();
+    while (const auto *Member = dyn_cast<MemberExpr>(E)) {
+      if (Member->isArrow())
+        return false;
+      E = Member->getBase()->IgnoreParenImpCasts();
+    }
+    const auto *Ref = dyn_cast<DeclRefExpr>(E);
+    const auto *Param = Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
+    if (!Param || Param->getType()->isReferenceType() ||
+        dyn_cast<FunctionDecl>(Param->getDeclContext()) != Kernel ||
+        !Kernel->getBody())
+      return false;
+    return !ExprMutationAnalyzer(*Kernel->getBody(), Context).isMutated(Param);
+  }
+  /// The constant the launches of \p Shape pass for the kernel parameter
+  /// \p Atom stands for, if any.
+  std::optional<std::int64_t> boundValue(unsigned Atom,
+                                         const BlockShape &Shape) const {
+    const SymAtom &Info = Sym.atoms()[Atom];
+    if (!Info.Var || Info.isLoopCounter())
+      return std::nullopt;
+    return Shape.argument(Info.Var);
+  }
+  static std::string boundArguments(const BlockShape &Shape) {
+    std::string Text;
+    for (const auto &[Param, Value] : Shape.Arguments)
+      Text += "," + Param->getNameAsString() + "=" + std::to_string(Value);
+    return Text;
+  }
   bool isInside(const Stmt *S, const Stmt *Outer) const {
     for (const Stmt *Cur = S; Cur; Cur = Parents.getParent(Cur))
       if (Cur == Outer)
@@ -226,6 +319,7 @@ private:
     std::vector<ReachSet> Sides, WarpSides;
   };
   std::vector<Divergence> Divergences;
+  std::vector<BarrierBranch> BarrierBranches;
   /// For each access, the divergences on some side of which it lies.
   std::vector<llvm::SmallVector<unsigned, 2>> DivergencesOf;
   llvm::SmallPtrSet<const Expr *, 16> Reported;
@@ -308,14 +402,18 @@ KernelRaceFinder::cachedDecide(const SharedAccess &A, const SharedAccess &B,
                                llvm::ArrayRef<unsigned> Atoms, Witness &W) {
   // Everything the answer depends on, in canonical text: two pairs of
   // accesses with equal keys get the same answer and witness.
-  std::string Key = Shape.str() + (Shape.Assumed ? "a" : "") +
-                    std::to_string(Col.sizeOf(A.Var)) + "|" +
-                    std::to_string(S.Order) + std::to_string(S.LaterIteration) +
-                    std::to_string(S.DifferentWarpsOnly);
+  std::string Key =
+      Shape.str() + (Shape.Assumed ? "a" : "") + boundArguments(Shape) +
+      std::to_string(Col.sizeOf(A.Var)) + "|" + std::to_string(S.Order) +
+      std::to_string(S.LaterIteration) + std::to_string(S.DifferentWarpsOnly);
   for (int Relation : S.Relation)
     Key += "," + std::to_string(Relation);
   for (unsigned Atom : Atoms)
     Key += ";" + std::to_string(Atom);
+  if (S.Skip)
+    Key += std::string(S.Skip->OnB ? "|b" : "|a") +
+           (S.Skip->Polarity ? "+" : "-") + std::to_string(S.Skip->Counter) +
+           " " + ExactQuery::shapeKey(Sym, S.Skip->Condition);
   for (const SharedAccess *X : {&A, &B}) {
     Key += "|" + std::to_string(X->Width) + " " +
            ExactQuery::shapeKey(Sym, X->Offset);
@@ -406,6 +504,11 @@ KernelRaceFinder::decideExactly(const SharedAccess &A, const SharedAccess &B,
     for (unsigned I = 0; I < Atoms.size(); ++I)
       if (Sym.atoms()[Atoms[I]].isLoopCounter())
         Q.relate(Atoms[I], T.TA, T.TB, relationFor(S.Relation[I]));
+    if (S.Skip) {
+      llvm::SMTExprRef Holds =
+          Q.holds(S.Skip->Condition, S.Skip->OnB ? T.TB : T.TA);
+      Q.require(S.Skip->Polarity ? Holds : Z.mkNot(Holds));
+    }
     if (!Collide)
       return T;
     Q.require(Z.mkNot(Z.mkEqual(T.LinearA, T.LinearB)));
@@ -484,7 +587,8 @@ KernelRaceFinder::decideExactly(const SharedAccess &A, const SharedAccess &B,
 }
 
 void KernelRaceFinder::walk(const CFGBlock *From, unsigned FromIndex,
-                            bool StopAtWarpSync, ReachSet &Out) const {
+                            bool StopAtWarpSync, ReachSet &Out,
+                            ClosedEdge Closed) const {
   // Breadth-first over (block, went round a loop) from just after element
   // FromIndex of From, stopping at barriers.
   llvm::DenseSet<std::pair<const CFGBlock *, unsigned>> Seen;
@@ -493,12 +597,13 @@ void KernelRaceFinder::walk(const CFGBlock *From, unsigned FromIndex,
     unsigned Index;
     bool Crossed;
     bool FirstTest;
+    bool Moved; // Closed.Loop's counters may have changed.
   };
   // FirstTest: the block is the test of a loop of FirstTestEntries, reached
   // from outside the loop (not by its back edge), so the exit edge is not
   // taken: the path runs the body and meets the barriers in it. A walk that
   // starts in such a test may be past its first pass and leaves both ways.
-  std::deque<Item> Queue{{From, FromIndex, false, false}};
+  std::deque<Item> Queue{{From, FromIndex, false, false, false}};
   while (!Queue.empty()) {
     Item Cur = Queue.front();
     Queue.pop_front();
@@ -518,7 +623,10 @@ void KernelRaceFinder::walk(const CFGBlock *From, unsigned FromIndex,
       if (At != AccessesAt.end())
         for (unsigned I : At->second)
           if (!Stops || Accesses[I].Segment != CallSegment::AfterBarrier)
-            Out[I] |= Cur.Crossed ? 2 : 1;
+            Out[I] |= (Cur.Crossed ? 2 : 1) | (!Closed.Loop  ? 0
+                                               : Cur.Moved   ? MovedBit
+                                               : Cur.Crossed ? StayedBit
+                                                             : 0);
       if (Stops) {
         Stopped = true;
         break;
@@ -526,7 +634,10 @@ void KernelRaceFinder::walk(const CFGBlock *From, unsigned FromIndex,
     }
     if (Stopped)
       continue;
-    bool Crossed = Cur.Crossed || Cur.Block->getLoopTarget() != nullptr;
+    const Stmt *Round = Cur.Block->getLoopTarget();
+    bool Crossed = Cur.Crossed || Round;
+    bool Moved = Cur.Moved || (Round && (!Closed.Loop || Round == Closed.Loop ||
+                                         !isInside(Round, Closed.Loop)));
     // The else edge of a branch that repeats its loop's condition is never
     // taken: it must not carry accesses past the barrier on the other edge.
     const auto *If = dyn_cast_or_null<IfStmt>(Cur.Block->getTerminatorStmt());
@@ -534,15 +645,51 @@ void KernelRaceFinder::walk(const CFGBlock *From, unsigned FromIndex,
     for (const CFGBlock *Succ : Cur.Block->succs()) {
       if (OnlyThen && Succ != *Cur.Block->succ_begin())
         break;
-      if (!Succ)
+      if (!Succ ||
+          (!Moved && Cur.Block == Closed.Branch && Succ == Closed.Succ))
         continue;
       bool FirstTest = FirstTestEntries.lookup(Succ) == Cur.Block;
-      if (!Seen.insert({Succ, (Crossed ? 1u : 0u) | (FirstTest ? 2u : 0u)})
+      if (!Seen.insert({Succ, (Crossed ? 1u : 0u) | (FirstTest ? 2u : 0u) |
+                                  (Moved ? 4u : 0u)})
                .second)
         continue;
-      Queue.push_back({Succ, 0, Crossed, FirstTest});
+      Queue.push_back({Succ, 0, Crossed, FirstTest, Moved});
     }
   }
+}
+
+std::optional<KernelRaceFinder::SkipCut>
+KernelRaceFinder::barrierSkip(const CFGBlock *From, unsigned FromIndex,
+                              const Stmt *Anchor, unsigned To, bool OnB) const {
+  // A cut: when, with one of a branch's edges closed, the walk no longer
+  // reaches To after going round the branch's loop, every such way takes
+  // that edge, in the anchor's iteration (no round of the loop yet).
+  for (const BarrierBranch &BB : BarrierBranches) {
+    const Stmt *Terminator = BB.Branch->getTerminatorStmt();
+    if (!isInside(Anchor, BB.Innermost) || !isInside(Terminator, BB.Innermost))
+      continue;
+    ReachSet Open;
+    walk(From, FromIndex, false, Open, {nullptr, nullptr, BB.Innermost});
+    if (!(bits(Open, To) & MovedBit))
+      continue;
+    bool Polarity = true; // The first successor is the true edge.
+    for (const CFGBlock *Succ : BB.Branch->succs()) {
+      ReachSet Closed;
+      if (Succ)
+        walk(From, FromIndex, false, Closed, {BB.Branch, Succ, BB.Innermost});
+      if (Succ && !(bits(Closed, To) & MovedBit)) {
+        SkipCut Cut;
+        Cut.Skip = {BB.Condition, Polarity, BB.Counter, OnB};
+        Cut.SameIterationToo = bits(Open, To) & StayedBit;
+        ReachSet WarpOpen;
+        walk(From, FromIndex, true, WarpOpen, {nullptr, nullptr, BB.Innermost});
+        Cut.WarpRound = bits(WarpOpen, To) & MovedBit;
+        return Cut;
+      }
+      Polarity = false;
+    }
+  }
+  return std::nullopt;
 }
 
 void KernelRaceFinder::computeConcurrency() {
@@ -571,6 +718,52 @@ void KernelRaceFinder::computeConcurrency() {
       continue;
     walk(Accesses[I].Block, Accesses[I].Index, false, Reach[I]);
     walk(Accesses[I].Block, Accesses[I].Index, true, WarpReach[I]);
+  }
+  for (const CFGBlock *B : Deps.getCFG()) {
+    // An `if`, not a loop's condition: leaving a loop is not skipping a
+    // barrier in the iteration.
+    if (B->succ_size() != 2 || (Deps.getConditionDeps(B) & dep::Thread) ||
+        !isa_and_nonnull<IfStmt>(B->getTerminatorStmt()))
+      continue;
+    bool GuardsBarrier = llvm::any_of(B->succs(), [&](const CFGBlock *Succ) {
+      return Succ && llvm::any_of(*Succ, [&](const CFGElement &Element) {
+               auto CS = Element.getAs<CFGStmt>();
+               const SyncPoint *Sync = CS ? Col.syncAt(CS->getStmt()) : nullptr;
+               return Sync && Sync->Block;
+             });
+    });
+    if (!GuardsBarrier)
+      continue;
+    const auto *Condition = dyn_cast<Expr>(B->getTerminatorCondition());
+    if (!Condition)
+      continue;
+    BarrierBranch BB;
+    BB.Branch = B;
+    BB.Condition = Sym.translate(Condition);
+    if (Sym.isUnknown(BB.Condition) || Sym.usesThread(BB.Condition))
+      continue;
+    llvm::SmallVector<unsigned, 2> ConditionAtoms;
+    Sym.collectAtoms(BB.Condition, ConditionAtoms);
+    // Over unknown uniform values the branch may skip its barrier in every
+    // iteration: only loop counters say in which it does.
+    if (ConditionAtoms.empty() ||
+        llvm::any_of(ConditionAtoms, [&](unsigned Atom) {
+          const SymAtom &Info = Sym.atoms()[Atom];
+          return !Info.isLoopCounter() || Info.IterationNumber;
+        }))
+      continue;
+    for (unsigned Atom : ConditionAtoms) {
+      const Stmt *Loop = Sym.atoms()[Atom].Loop;
+      if (llvm::all_of(ConditionAtoms, [&](unsigned Other) {
+            return isInside(Loop, Sym.atoms()[Other].Loop);
+          })) {
+        BB.Innermost = Loop;
+        BB.Counter = Atom;
+      }
+    }
+    if (!BB.Innermost)
+      continue;
+    BarrierBranches.push_back(BB);
   }
   for (const CFGBlock *B : Deps.getCFG()) {
     if (B->succ_size() < 2 || !(Deps.getConditionDeps(B) & dep::Thread))
@@ -1057,7 +1250,12 @@ KernelRaceFinder::decide(const SharedAccess &A, const SharedAccess &B,
   };
   std::vector<Axis> Loops;
   std::vector<unsigned> Sampled;
+  llvm::SmallVector<std::pair<unsigned, std::int64_t>, 2> Bound;
   for (unsigned I = 0; I < Atoms.size(); ++I) {
+    if (std::optional<std::int64_t> Value = boundValue(Atoms[I], Shape)) {
+      Bound.push_back({Atoms[I], *Value});
+      continue;
+    }
     std::vector<std::int64_t> Values = AllAtoms[Atoms[I]].isLoopCounter()
                                            ? Sym.loopValues(Atoms[I], DimsOnly)
                                            : std::vector<std::int64_t>();
@@ -1078,6 +1276,8 @@ KernelRaceFinder::decide(const SharedAccess &A, const SharedAccess &B,
 
   std::vector<std::int64_t> AtomsA(AllAtoms.size(), 0),
       AtomsB(AllAtoms.size(), 0);
+  for (const auto &[Atom, Value] : Bound)
+    AtomsA[Atom] = AtomsB[Atom] = Value;
   const std::int64_t Threads = Shape.threads();
   unsigned Raced = 0;
 
@@ -1108,6 +1308,15 @@ KernelRaceFinder::decide(const SharedAccess &A, const SharedAccess &B,
     std::vector<std::pair<unsigned, unsigned>> Picks; // Value index for A, B.
     std::function<bool(unsigned)> Loop = [&](unsigned L) -> bool {
       if (L == Loops.size()) {
+        // Iterations in which the way between the accesses passes a
+        // barrier are no witness (a condition that cannot be evaluated
+        // rules nothing out).
+        if (S.Skip) {
+          auto V = Sym.evaluate(S.Skip->Condition,
+                                EnvFor(0, S.Skip->OnB ? AtomsB : AtomsA));
+          if (V && (*V != 0) != S.Skip->Polarity)
+            return false;
+        }
         // Evaluate.
         if (Budget < std::uint64_t(2 * Threads))
           return false;
@@ -1311,6 +1520,7 @@ KernelRaceFinder::Verdict KernelRaceFinder::decideDataIndexed(
   SymEnv DimsOnly;
   for (unsigned D = 0; D < 3; ++D)
     DimsOnly.Dim[D] = Shape.Dim[D];
+  std::vector<std::int64_t> Values(Sym.atoms().size(), 0);
   // Loop counters take every value: with no barrier in their loop, any
   // iteration of one thread meets any iteration of another, so the two
   // accesses' loops are enumerated apart.
@@ -1330,6 +1540,10 @@ KernelRaceFinder::Verdict KernelRaceFinder::decideDataIndexed(
       const SymAtom &Info = Sym.atoms()[Atom];
       if (Info.isBlockIndex())
         continue; // Block 0: some block runs the code.
+      if (std::optional<std::int64_t> Value = boundValue(Atom, Shape)) {
+        Values[Atom] = *Value;
+        continue;
+      }
       if (!Info.isLoopCounter()) {
         if (!llvm::is_contained(Uniform, Atom))
           Uniform.push_back(Atom);
@@ -1370,7 +1584,9 @@ KernelRaceFinder::Verdict KernelRaceFinder::decideDataIndexed(
 
   unsigned Relevant = 0, Certain = 0;
   bool Collides = false;
-  std::vector<std::int64_t> Values(Sym.atoms().size(), 0);
+  for (unsigned Atom = 0; Atom < Sym.atoms().size(); ++Atom)
+    if (std::optional<std::int64_t> Value = boundValue(Atom, Shape))
+      Values[Atom] = *Value;
   for (std::int64_t Sample : Samples) {
     for (unsigned Atom : Uniform)
       Values[Atom] = Sample;
@@ -1588,6 +1804,12 @@ void KernelRaceFinder::checkPair(unsigned IA, unsigned IB,
   // guard).
   bool SameValueInWarp = IA == IB && A.Kind == AccessKind::Write && A.Stored &&
                          isWarpUniform(A.Stored, A.Block, A.Index);
+  // Every thread storing a by-value kernel parameter, or a member of one,
+  // that the kernel never changes stores one value (`s[0] =
+  // params.lambda;`, GROMACS's nbfe_foreign kernel), whatever its type.
+  if (IA == IB && A.Kind == AccessKind::Write && A.Stored &&
+      isUnchangedParameter(A.Stored))
+    return;
   // Two writes of the same value to the same bytes leave them as either
   // would alone: no defect (GPUVerify's benign race). The values are
   // compared symbolically, as expressions over the thread, uniform values
@@ -1632,6 +1854,10 @@ void KernelRaceFinder::checkPair(unsigned IA, unsigned IB,
     unsigned CrossA = 0, CrossB = 0; // Went round a loop to get there.
     const CFGBlock *Branch = nullptr;
     bool Warp = false; // Also with no warp-level sync between.
+    std::optional<BarrierSkip> Skip = {};
+    bool WarpRound = false;
+    /// The loop counter (atom) that stays in the same iteration.
+    int SameIterationOf = -1;
   };
   llvm::SmallVector<Path, 6> Paths;
   if (IA == IB)
@@ -1639,13 +1865,42 @@ void KernelRaceFinder::checkPair(unsigned IA, unsigned IB,
   else if (A.Anchor == B.Anchor &&
            A.Segment == B.Segment) // Two accesses inside one inlined call.
     Paths.push_back({AThenB, 0, 0, nullptr, true});
+  // A way round a loop through a barrier branch splits in two: round that
+  // loop, where the branch's condition must skip the barrier, and round
+  // inner loops only, in the same iteration of it.
+  auto AddPath = [&](Path P, const CFGBlock *From, unsigned FromIndex,
+                     const Stmt *Anchor, unsigned To, bool OnB) {
+    std::optional<SkipCut> Cut =
+        BarrierBranches.empty() ? std::nullopt
+                                : barrierSkip(From, FromIndex, Anchor, To, OnB);
+    if (!Cut) {
+      Paths.push_back(P);
+      return;
+    }
+    if (Cut->SameIterationToo) {
+      Path Stay = P;
+      Stay.SameIterationOf = Cut->Skip.Counter;
+      Paths.push_back(Stay);
+    }
+    P.Skip = Cut->Skip;
+    P.WarpRound = Cut->WarpRound;
+    Paths.push_back(P);
+  };
   for (unsigned Bit = 1; Bit <= 2; ++Bit) {
-    if (bits(Reach[IA], IB) & Bit)
-      Paths.push_back(
-          {AThenB, 0, Bit - 1, nullptr, (bits(WarpReach[IA], IB) & Bit) != 0});
-    if (IA != IB && (bits(Reach[IB], IA) & Bit))
-      Paths.push_back(
-          {BThenA, Bit - 1, 0, nullptr, (bits(WarpReach[IB], IA) & Bit) != 0});
+    if (bits(Reach[IA], IB) & Bit) {
+      Path P{AThenB, 0, Bit - 1, nullptr, (bits(WarpReach[IA], IB) & Bit) != 0};
+      if (Bit == 2)
+        AddPath(P, A.Block, A.Index, A.E, IB, false);
+      else
+        Paths.push_back(P);
+    }
+    if (IA != IB && (bits(Reach[IB], IA) & Bit)) {
+      Path P{BThenA, Bit - 1, 0, nullptr, (bits(WarpReach[IB], IA) & Bit) != 0};
+      if (Bit == 2)
+        AddPath(P, B.Block, B.Index, B.E, IA, true);
+      else
+        Paths.push_back(P);
+    }
   }
   for (unsigned DI : DivergencesOf[IA]) {
     if (!llvm::is_contained(DivergencesOf[IB], DI))
@@ -1658,10 +1913,21 @@ void KernelRaceFinder::checkPair(unsigned IA, unsigned IB,
         for (unsigned BitA = 1; BitA <= 2; ++BitA)
           for (unsigned BitB = 1; BitB <= 2; ++BitB)
             if ((bits(D.Sides[SA], IA) & BitA) &&
-                (bits(D.Sides[SB], IB) & BitB))
-              Paths.push_back({Diverged, BitA - 1, BitB - 1, D.Branch,
-                               (bits(D.WarpSides[SA], IA) & BitA) &&
-                                   (bits(D.WarpSides[SB], IB) & BitB)});
+                (bits(D.Sides[SB], IB) & BitB)) {
+              Path P{Diverged, BitA - 1, BitB - 1, D.Branch,
+                     (bits(D.WarpSides[SA], IA) & BitA) &&
+                         (bits(D.WarpSides[SB], IB) & BitB)};
+              // An access reached without going round a loop is in the
+              // divergence's iteration: the other's way is the one to cut.
+              bool AnchorA = BitA == 1;
+              const CFGBlock *Succ =
+                  *(D.Branch->succ_begin() + (AnchorA ? SB : SA));
+              if (BitA == BitB || !Succ)
+                Paths.push_back(P);
+              else
+                AddPath(P, Succ, 0, AnchorA ? A.E : B.E, AnchorA ? IB : IA,
+                        !AnchorA);
+            }
       }
   }
   if (Paths.empty())
@@ -1681,9 +1947,19 @@ void KernelRaceFinder::checkPair(unsigned IA, unsigned IB,
     for (Path &P : Paths)
       P.CrossA = P.CrossB = 0;
 
+  // The conditions' loop counters take part in the question like the
+  // accesses' own.
+  for (const Path &P : Paths)
+    if (P.Skip)
+      Sym.collectAtoms(P.Skip->Condition, Atoms);
+
   for (const Path &P : Paths) {
     Scenario S;
-    S.DifferentWarpsOnly = !AnyWarpPath || SameValueInWarp;
+    S.Skip = P.Skip;
+    // Round the branch's loop, a warp sync on the barrier-free side orders
+    // the lanes of a warp.
+    S.DifferentWarpsOnly =
+        !AnyWarpPath || SameValueInWarp || (P.Skip && !P.WarpRound);
     S.Order = P.Kind == AThenB ? 1
               : P.Kind == BThenA
                   ? -1
@@ -1731,13 +2007,26 @@ void KernelRaceFinder::checkPair(unsigned IA, unsigned IB,
         }
         }
       }
+      if (static_cast<int>(Atom) == P.SameIterationOf)
+        Relation = 0;
       S.Relation.push_back(Relation);
+    }
+    // The branch's condition is stated for the next or previous iteration
+    // only.
+    if (S.Skip) {
+      int Relation =
+          S.Relation[llvm::find(Atoms, S.Skip->Counter) - Atoms.begin()];
+      if (Relation != 1 && Relation != -1) {
+        S.Skip.reset();
+        S.DifferentWarpsOnly = !AnyWarpPath || SameValueInWarp;
+      }
     }
     bool Seen = false;
     for (const Scenario &Other : Scenarios)
       if (Other.Relation == S.Relation && Other.Order == S.Order &&
           Other.LaterIteration == S.LaterIteration &&
-          Other.DifferentWarpsOnly == S.DifferentWarpsOnly)
+          Other.DifferentWarpsOnly == S.DifferentWarpsOnly &&
+          Other.Skip == S.Skip)
         Seen = true;
     if (!Seen)
       Scenarios.push_back(S);
@@ -1803,6 +2092,14 @@ void KernelRaceFinder::checkPair(unsigned IA, unsigned IB,
     for (const auto &[Atom, Value] : W.Uniform)
       Race.Witness += (&Atom == &W.Uniform.front().first ? ", when '" : ", '") +
                       Sym.atoms()[Atom].Name + "' = " + std::to_string(Value);
+    std::string FromLaunch;
+    for (unsigned Atom : Atoms)
+      if (std::optional<std::int64_t> Value = boundValue(Atom, Shape))
+        FromLaunch += (FromLaunch.empty() ? ", with '" : ", '") +
+                      Sym.atoms()[Atom].Name + "' = " + std::to_string(*Value);
+    if (!FromLaunch.empty())
+      Race.Witness +=
+          FromLaunch + " as the launch at " + Shape.ArgumentsFrom + " passes";
     if (!S.DifferentWarpsOnly && !Race.WarpSynchronous &&
         !llvm::is_contained(S.Relation, 2))
       Race.InsertBarrierBefore = certainBarrierPlace(First, Second);

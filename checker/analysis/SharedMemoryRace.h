@@ -20,7 +20,12 @@
 //    read against the next iteration's write). The same is computed with
 //    warp-level synchronisation (`__syncwarp`, tile syncs, `_sync` shuffles
 //    and votes) as starts too: two accesses separated only by those can
-//    race only between threads of different warps.
+//    race only between threads of different warps. A uniform branch over
+//    loop counters with a block barrier on one side is decided per
+//    iteration: when closing its other edge cuts every way round its loop
+//    from one access to the other (a second walk), the way exists only in
+//    iterations where the condition picks that edge, and the condition
+//    joins the question (step 3) for the first access's iteration.
 // 3. Threads. Candidate pairs are only those that can be in flight
 //    together (same barrier interval, the two sides of a divergence, one
 //    inlined call), found from sparse reach sets: linear in the kernel.

@@ -398,6 +398,32 @@ __global__ void ownArrayElementIsNotOneValue(float *out) {
   out[threadIdx.x] = s[0];
 }
 
+// Every thread stores a member of a by-value parameter that the kernel
+// never changes (GROMACS's nbfe_foreign kernel): one value.
+struct LambdaParams {
+  float lambdaCoul;
+  float lambdaVdw;
+};
+__global__ void sameValueFromParameterMember(const LambdaParams params,
+                                             float *out) {
+  __shared__ float lambda;
+  lambda = params.lambdaCoul;
+  __syncthreads();
+  out[threadIdx.x] = lambda;
+}
+
+// A parameter the kernel changes in each thread first holds many values.
+__global__ void parameterMemberChanged(LambdaParams params, float *out) {
+  __shared__ float lambda;
+  params.lambdaCoul += out[threadIdx.x];
+  lambda = params.lambdaCoul;
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: write after write race on shared 'lambda': no barrier orders this write after another thread's write [cuda-shared-memory-race]
+  // CHECK-NOTES: :[[@LINE-2]]:3: note: the other thread's write is here
+  // CHECK-NOTES: :[[@LINE-3]]:3: note: for example, thread (1,0,0) writes 'lambda' and thread (0,0,0) writes it, with blockDim (256,1,1) (assumed: no launch of this kernel was found)
+  __syncthreads();
+  out[threadIdx.x] = lambda;
+}
+
 // --- Rounds of an inner loop inside a loop with a barrier ---------------------
 
 // Going round the inner loop is not going round the outer one: the barrier

@@ -85,7 +85,7 @@ __global__ void carryInLogicalAnd(int *out) {
   out[t] = s[t];
 }
 
-// The offset is a kernel parameter: a race for every offset >= 1.
+// The offset is a kernel parameter (the launch passes 1): a race.
 __global__ void carryByParameter(int *out, int offset) {
   __shared__ int s[128];
   int t = threadIdx.x;
@@ -96,7 +96,7 @@ __global__ void carryByParameter(int *out, int offset) {
   // CHECK-NOTES: :[[@LINE-1]]:3: warning: write after read race on shared 's': no barrier orders this update after another thread's read [cuda-shared-memory-race]
   // CHECK-NOTES: :[[@LINE-3]]:15: note: the other thread's read is made by this call
   // CHECK-NOTES: :[[@LINE-85]]:24: note: the other thread's read is here
-  // CHECK-NOTES: :[[@LINE-4]]:3: note: for example, thread (2,0,0) reads 's[0]' and thread (0,0,0) updates it, when 'offset' = 2, with blockDim (128,1,1)
+  // CHECK-NOTES: :[[@LINE-4]]:3: note: for example, thread (1,0,0) reads 's[0]' and thread (0,0,0) updates it, with 'offset' = 1 as the launch at cuda-shared-memory-race-helper-guards.cu{{.*}}:[[@LINE+120]] passes, with blockDim (128,1,1)
   out[t] = s[t];
 }
 

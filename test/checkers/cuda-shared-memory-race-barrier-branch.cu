@@ -1,0 +1,82 @@
+// RUN: %check_clang_tidy %s cuda-shared-memory-race %t -- -- %cuda_stub --cuda-device-only -std=c++17
+// RUN: %check_clang_tidy %s cuda-shared-memory-race %t -- -- %cuda_stub --cuda-host-only -std=c++17
+
+// A barrier under a uniform branch on the loop's own counter (GROMACS's
+// LINCS and SETTLE virial reductions): whether the barrier runs is decided
+// per iteration. In the iteration of the write the condition holds, so the
+// barrier runs; where it does not, every access is in warp 0, which
+// __syncwarp() orders.
+
+#include <cuda_runtime.h>
+
+__global__ void __launch_bounds__(256) virialReduce(float *out) {
+  __shared__ float sm[6 * 256];
+  for (int d = 0; d < 6; d++)
+    sm[d * blockDim.x + threadIdx.x] = out[threadIdx.x];
+  __syncthreads();
+  for (int divideBy = 2; divideBy <= static_cast<int>(blockDim.x);
+       divideBy *= 2) {
+    int dividedAt = blockDim.x / divideBy;
+    if (static_cast<int>(threadIdx.x) < dividedAt) {
+      for (int d = 0; d < 6; d++)
+        sm[d * blockDim.x + threadIdx.x] +=
+            sm[d * blockDim.x + (threadIdx.x + dividedAt)];
+    }
+    if (dividedAt > warpSize / 2) {
+      __syncthreads();
+    } else {
+      __syncwarp();
+    }
+  }
+  if (threadIdx.x < 6)
+    out[threadIdx.x] = sm[threadIdx.x * blockDim.x];
+}
+
+// The barrier stops at 64 threads: with 64 updating, warp 1 writes what
+// warp 0 reads in the next iteration, and only __syncwarp() runs between.
+__global__ void __launch_bounds__(256) virialReduceEarlyWarpSync(float *out) {
+  __shared__ float sm[6 * 256];
+  for (int d = 0; d < 6; d++)
+    sm[d * blockDim.x + threadIdx.x] = out[threadIdx.x];
+  __syncthreads();
+  for (int divideBy = 2; divideBy <= static_cast<int>(blockDim.x);
+       divideBy *= 2) {
+    int dividedAt = blockDim.x / divideBy;
+    if (static_cast<int>(threadIdx.x) < dividedAt) {
+      for (int d = 0; d < 6; d++)
+        sm[d * blockDim.x + threadIdx.x] +=
+            sm[d * blockDim.x + (threadIdx.x + dividedAt)];
+      // CHECK-NOTES: :[[@LINE-1]]:13: warning: read after write race on shared 'sm': no barrier orders this read after another thread's update [cuda-shared-memory-race]
+      // CHECK-NOTES: :[[@LINE-3]]:9: note: the other thread's update is here
+      // CHECK-NOTES: :[[@LINE-3]]:13: note: for example, thread (32,0,0) updates 'sm[32]' (with 'd' = 0) and thread (0,0,0) reads it (with 'd' = 0, with 'divideBy' = 8) one iteration of the enclosing loop later, with blockDim (256,1,1)
+    }
+    if (dividedAt > 64) {
+      __syncthreads();
+    } else {
+      __syncwarp();
+    }
+  }
+  if (threadIdx.x < 6)
+    out[threadIdx.x] = sm[threadIdx.x * blockDim.x];
+}
+
+// A condition on an unknown uniform value may skip the barrier in every
+// iteration: still reported.
+__global__ void __launch_bounds__(256) reduceUnlessFlag(float *out, int flag) {
+  __shared__ float sm[256];
+  sm[threadIdx.x] = out[threadIdx.x];
+  __syncthreads();
+  for (int s = blockDim.x / 2; s > 0; s /= 2) {
+    if (static_cast<int>(threadIdx.x) < s)
+      sm[threadIdx.x] += sm[threadIdx.x + s];
+    // CHECK-NOTES: :[[@LINE-1]]:26: warning: read after write race on shared 'sm': no barrier orders this read after another thread's update [cuda-shared-memory-race]
+    // CHECK-NOTES: :[[@LINE-2]]:7: note: the other thread's update is here
+    // CHECK-NOTES: :[[@LINE-3]]:26: note: for example, thread (64,0,0) updates 'sm[64]' and thread (0,0,0) reads it (with 's' = 64) one iteration of the enclosing loop later, with blockDim (256,1,1)
+    if (flag > 0)
+      __syncthreads();
+  }
+  out[threadIdx.x] = sm[0];
+  // CHECK-NOTES: :[[@LINE-1]]:22: warning: read after write race on shared 'sm': no barrier orders this read after another thread's update [cuda-shared-memory-race]
+  // CHECK-NOTES: :[[@LINE-9]]:7: note: the other thread's update is here
+  // CHECK-NOTES: :[[@LINE-3]]:22: note: for example, thread (0,0,0) updates 'sm[0]' and thread (1,0,0) reads it, with blockDim (256,1,1)
+}
