@@ -124,10 +124,9 @@ public:
                         IncompleteReason Reason) override {
     Check.diag(Kernel->getLocation(),
                "kernel '%0' was not fully analysed for shared-memory races: "
-               "its analysis passed the budget of %1 ms of processor time; "
-               "raise the "
-               "check's 'TimeBudgetMs' option to analyse it fully")
-        << Kernel->getName() << Check.TimeBudgetMs;
+               "its analysis passed the budget of %1 work units; raise the "
+               "check's 'WorkBudget' option to analyse it fully")
+        << Kernel->getName() << Check.WorkBudget;
   }
 
 private:
@@ -146,7 +145,7 @@ SharedMemoryRaceCheck::SharedMemoryRaceCheck(StringRef Name,
     : ClangTidyCheck(Name, Context),
       AssumedBlockSizes(Options, "256", "16,16", "8,8,4"), LaunchIndex(Options),
       ReportPossibleRaces(Options.get("ReportPossibleRaces", false)),
-      TimeBudgetMs(Options.get("TimeBudgetMs", 2000U)),
+      WorkBudget(Options.get("WorkBudget", DefaultWorkBudget)),
       MaxBlocks(Options.get("MaxBlocks", DefaultMaxBlocks)) {}
 
 SharedMemoryRaceCheck::~SharedMemoryRaceCheck() = default;
@@ -155,7 +154,7 @@ void SharedMemoryRaceCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   AssumedBlockSizes.store(Options, Opts);
   LaunchIndex.store(Options, Opts);
   Options.store(Opts, "ReportPossibleRaces", ReportPossibleRaces);
-  Options.store(Opts, "TimeBudgetMs", TimeBudgetMs);
+  Options.store(Opts, "WorkBudget", WorkBudget);
   Options.store(Opts, "MaxBlocks", MaxBlocks);
 }
 
@@ -167,7 +166,7 @@ void SharedMemoryRaceCheck::check(const MatchFinder::MatchResult &Result) {
   if (!State || &State->getContext() != Result.Context) {
     RaceOptions Options;
     Options.ReportPossibleRaces = ReportPossibleRaces;
-    Options.TimeBudgetMs = TimeBudgetMs;
+    Options.WorkBudget = WorkBudget;
     Options.Assumed =
         AssumedBlockSizes.shapes([&](StringRef Option, StringRef Value) {
           configurationDiag("invalid block size '%0' for option '%1'; using "

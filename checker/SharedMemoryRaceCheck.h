@@ -31,8 +31,9 @@ private:
   const AssumedBlockSizeOptions AssumedBlockSizes;
   const LaunchIndexOptions LaunchIndex;
   const bool ReportPossibleRaces;
-  /// Milliseconds one kernel's analysis may take (0: no limit).
-  const unsigned TimeBudgetMs;
+  /// Work units one kernel's analysis may use (0: no limit; see
+  /// RaceOptions::WorkBudget).
+  const unsigned WorkBudget;
   const unsigned MaxBlocks;
   class Collector;
   std::unique_ptr<Collector> State;

@@ -394,6 +394,11 @@ llvm::SMTExprRef ExactQuery::observe(const llvm::SMTExprRef &Term) {
 
 std::optional<bool> ExactQuery::check() { return Solver->check(); }
 
+std::uint64_t ExactQuery::resourcesUsed() const {
+  // Z3 adds its context's resource counter to every solver's statistics.
+  return Solver->getStatistics()->getUnsigned("rlimit count");
+}
+
 std::int64_t ExactQuery::modelValue(const llvm::SMTExprRef &Term) {
   llvm::APSInt V(Width, /*isUnsigned=*/false);
   if (!Solver->getInterpretation(Term, V))
@@ -454,6 +459,39 @@ ExactQuery::decide(llvm::function_ref<void()> ReadModel) {
   }
   Result.Certain = Certain;
   return Result;
+}
+
+std::string ExactQuery::portableKey(const SymbolicTranslator &Sym, SymId Id,
+                                    llvm::SmallVectorImpl<unsigned> &Atoms) {
+  if (Id < 0)
+    return "_";
+  const SymNode &N = Sym.node(Id);
+  std::string Key = "(" + std::to_string(N.K) + ":" +
+                    (N.K == SymNode::Atom ? portableAtomKey(Sym, N.Value, Atoms)
+                                          : std::to_string(N.Value));
+  for (SymId Child : {N.A, N.B, N.C})
+    if (Child >= 0)
+      Key += " " + portableKey(Sym, Child, Atoms);
+  return Key + ")";
+}
+
+std::string
+ExactQuery::portableAtomKey(const SymbolicTranslator &Sym, unsigned Atom,
+                            llvm::SmallVectorImpl<unsigned> &Atoms) {
+  const auto *Seen = llvm::find(Atoms, Atom);
+  std::string Key = "a" + std::to_string(Seen - Atoms.begin());
+  if (Seen != Atoms.end())
+    return Key;
+  Atoms.push_back(Atom);
+  const SymAtom &Info = Sym.atoms()[Atom];
+  Key += "{" + Info.Name;
+  if (Info.isLoopCounter())
+    Key += " loop " + portableKey(Sym, Info.Init, Atoms) + " " +
+           portableKey(Sym, Info.Bound, Atoms) + " " +
+           portableKey(Sym, Info.Step, Atoms) + " " +
+           std::to_string(Info.Compare) + " " + std::to_string(Info.StepOp) +
+           (Info.IterationNumber ? " i" : "");
+  return Key + "}";
 }
 
 std::string ExactQuery::shapeKey(const SymbolicTranslator &Sym, SymId Id) {

@@ -77,10 +77,13 @@
 // made a sanitized, heavily loaded run drop two races). About 6,000 units
 // are a millisecond of Z3 on the development machine; the largest query of
 // the lit suite takes 0.55 million. An undecided query answers none. A
-// generous wall-clock timeout stays as a safety net only. Callers keep a
-// per-function budget; callers cache answers per pair of
-// index shapes (ExactQuery::shapeKey) so that a kernel of N copies of one
-// pattern costs N cache lookups, not N queries.
+// generous wall-clock timeout stays as a safety net only, the one
+// nondeterministic path: no query of the corpora comes near it. Callers
+// keep a per-function work budget counted in the same units
+// (resourcesUsed()); callers cache answers per pair of index shapes
+// (ExactQuery::portableKey) so that a kernel of N copies of one pattern, or
+// N template or macro instances of one kernel in a translation unit, costs
+// N cache lookups, not N queries.
 //
 //===----------------------------------------------------------------------===//
 
@@ -169,6 +172,9 @@ public:
 
   /// Sat, unsat, or none when the solver gave up (resource limit).
   std::optional<bool> check();
+  /// Z3 resource units all check()s of this query have used so far: the
+  /// same number on any machine and under any load.
+  std::uint64_t resourcesUsed() const;
   /// A symbol equal to \p Term, whose model value can be read (the solver
   /// gives models of symbols only). Call before check().
   llvm::SMTExprRef observe(const llvm::SMTExprRef &Term);
@@ -191,9 +197,23 @@ public:
   };
   std::optional<Answer> decide(llvm::function_ref<void()> ReadModel);
 
-  /// A canonical text for the tree of \p Id: equal texts mean equal
-  /// expressions, for caching answers per pair of index shapes.
+  /// A canonical text for the tree of \p Id, for caching answers per pair
+  /// of index shapes. Atoms are numbered by their first appearance in
+  /// \p Atoms (appended to) and described there (name, loop: everything
+  /// the encoding reads of them), not by the function's atom ids: equal
+  /// texts mean equal expressions in any two functions, so that answers
+  /// can be shared between kernels.
+  /// A canonical text for the tree of \p Id within one function (atoms by
+  /// id): equal texts mean equal expressions. The bank-conflict check keys
+  /// its per-function answers with it; portableKey is the form that holds
+  /// across functions.
   static std::string shapeKey(const SymbolicTranslator &Sym, SymId Id);
+  static std::string portableKey(const SymbolicTranslator &Sym, SymId Id,
+                                 llvm::SmallVectorImpl<unsigned> &Atoms);
+  /// The same for atom \p Atom.
+  static std::string portableAtomKey(const SymbolicTranslator &Sym,
+                                     unsigned Atom,
+                                     llvm::SmallVectorImpl<unsigned> &Atoms);
 
 private:
   struct LoopInstance {

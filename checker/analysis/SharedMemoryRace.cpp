@@ -20,8 +20,8 @@
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SmallPtrSet.h"
-#include <ctime>
 #include <deque>
 #include <functional>
 #include <iterator>
@@ -35,13 +35,20 @@ SharedRaceHandler::~SharedRaceHandler() = default;
 
 namespace {
 
+/// What setting up one solver query costs beyond the resource units Z3
+/// counts (a fresh context, encoding, bit-blasting the terms), in those
+/// units: measured on GROMACS's foreign-lambda kernels, whose queries are
+/// mostly small.
+constexpr std::uint64_t QueryWork = 20'000;
+
 class KernelRaceFinder {
 public:
   KernelRaceFinder(SharedAccessCollector &Collector, SharedRaceHandler &Handler,
-                   const RaceOptions &Options, const FunctionDecl *Kernel)
+                   const RaceOptions &Options, const FunctionDecl *Kernel,
+                   SharedMemoryRaceAnalysis::AnswerCache &Shared)
       : Col(Collector), Context(Collector.context()),
         Deps(Collector.dependence()), Handler(Handler), Options(Options),
-        Kernel(Kernel), Sym(Collector.symbols()),
+        Kernel(Kernel), Shared(Shared), Sym(Collector.symbols()),
         Accesses(Collector.accesses()), Parents(Collector.parents()),
         ImpliedBranches(branchesImpliedByLoops(Kernel->getBody())) {}
 
@@ -119,6 +126,7 @@ private:
                                      const Stmt *Anchor, unsigned To,
                                      bool OnB) const;
 
+public:
   // Deciding.
   struct Scenario {
     /// Per loop atom: 0 same iteration, +1 B one later, -1 B one earlier,
@@ -140,6 +148,8 @@ private:
     llvm::SmallVector<std::pair<unsigned, std::int64_t>, 2> Uniform;
   };
   enum class Verdict { None, Possible, Definite, Skip };
+
+private:
   Verdict decide(const SharedAccess &A, const SharedAccess &B,
                  const BlockShape &Shape, const Scenario &S,
                  llvm::ArrayRef<unsigned> Atoms, Witness &W);
@@ -155,6 +165,8 @@ private:
   bool leavesVariable(const SharedAccess &X, const BlockShape &Shape,
                       const Witness &W);
   bool overBudget();
+  /// Adds what \p Q cost to Work.
+  void charge(const ExactQuery &Q);
   void checkPair(unsigned IA, unsigned IB, const BlockShape &Shape);
   /// An atomic whose index is data reduced into a range
   /// (`atomicAdd(&counts[in[i] % 64], 1u)`): the index expression, how many
@@ -297,6 +309,7 @@ private:
   SharedRaceHandler &Handler;
   const RaceOptions &Options;
   const FunctionDecl *Kernel;
+  SharedMemoryRaceAnalysis::AnswerCache &Shared;
   SymbolicTranslator &Sym;
   std::vector<SharedAccess> &Accesses;
   const ParentMap &Parents;
@@ -324,17 +337,38 @@ private:
   std::vector<llvm::SmallVector<unsigned, 2>> DivergencesOf;
   llvm::SmallPtrSet<const Expr *, 16> Reported;
   std::uint64_t Budget = 40'000'000; // Evaluations per kernel.
-  /// Answers per pair of index shapes (ExactQuery::shapeKey) and scenario.
-  std::map<std::string, std::pair<Verdict, Witness>> Answers;
-  /// Processor time, not wall time: a loaded machine must not change what
-  /// is analysed.
-  std::clock_t Start = std::clock();
-  bool OutOfTime = false;
+  /// Work done on this kernel, in RaceOptions::WorkBudget's units: counted,
+  /// not timed, so that what is analysed is the same on any machine.
+  std::uint64_t Work = 0;
+  bool OutOfBudget = false;
   /// For the pair being decided, when both store values with a symbolic
   /// form: those values, which a witness must show different.
   std::optional<std::pair<SymId, SymId>> StoredValues;
   bool CompareValues = false;
 };
+
+} // namespace
+
+/// Answers per pair of index shapes (ExactQuery::portableKey) and scenario,
+/// shared by the kernels of a translation unit: template and macro
+/// instances of one kernel (GROMACS's 23 foreign-lambda kernels, ggml's
+/// per-type kernels) ask the same questions. The witnesses name atoms by
+/// their position in the key, not by the asking kernel's atom ids.
+struct SharedMemoryRaceAnalysis::AnswerCache {
+  std::map<std::string,
+           std::pair<KernelRaceFinder::Verdict, KernelRaceFinder::Witness>>
+      Entries;
+};
+
+SharedMemoryRaceAnalysis::SharedMemoryRaceAnalysis(
+    ThreadDependenceAnalysis &Dependence, SharedRaceHandler &Handler,
+    RaceOptions Options)
+    : Dependence(Dependence), Handler(Handler), Options(Options),
+      Answers(std::make_unique<AnswerCache>()) {}
+
+SharedMemoryRaceAnalysis::~SharedMemoryRaceAnalysis() = default;
+
+namespace {
 
 std::pair<const VarDecl *, SymId>
 KernelRaceFinder::storedValue(const Expr *Stored) {
@@ -366,11 +400,13 @@ KernelRaceFinder::storedValue(const Expr *Stored) {
 }
 
 bool KernelRaceFinder::overBudget() {
-  if (!OutOfTime && Options.TimeBudgetMs &&
-      double(std::clock() - Start) * 1000 / CLOCKS_PER_SEC >
-          Options.TimeBudgetMs)
-    OutOfTime = true;
-  return OutOfTime;
+  if (Options.WorkBudget && Work > Options.WorkBudget)
+    OutOfBudget = true;
+  return OutOfBudget;
+}
+
+void KernelRaceFinder::charge(const ExactQuery &Q) {
+  Work += QueryWork + Q.resourcesUsed();
 }
 
 IterationRelation relationFor(int Relation) {
@@ -408,24 +444,34 @@ KernelRaceFinder::cachedDecide(const SharedAccess &A, const SharedAccess &B,
       std::to_string(S.LaterIteration) + std::to_string(S.DifferentWarpsOnly);
   for (int Relation : S.Relation)
     Key += "," + std::to_string(Relation);
+  llvm::SmallVector<unsigned, 8> KeyAtoms;
   for (unsigned Atom : Atoms)
-    Key += ";" + std::to_string(Atom);
+    Key += ";" + ExactQuery::portableAtomKey(Sym, Atom, KeyAtoms);
   if (S.Skip)
     Key += std::string(S.Skip->OnB ? "|b" : "|a") +
-           (S.Skip->Polarity ? "+" : "-") + std::to_string(S.Skip->Counter) +
-           " " + ExactQuery::shapeKey(Sym, S.Skip->Condition);
+           (S.Skip->Polarity ? "+" : "-") +
+           ExactQuery::portableAtomKey(Sym, S.Skip->Counter, KeyAtoms) + " " +
+           ExactQuery::portableKey(Sym, S.Skip->Condition, KeyAtoms);
   for (const SharedAccess *X : {&A, &B}) {
     Key += "|" + std::to_string(X->Width) + " " +
-           ExactQuery::shapeKey(Sym, X->Offset);
+           ExactQuery::portableKey(Sym, X->Offset, KeyAtoms);
     for (const auto &[Guard, Polarity] : X->Guards)
-      Key += (Polarity ? " +" : " -") + ExactQuery::shapeKey(Sym, Guard);
+      Key += (Polarity ? " +" : " -") +
+             ExactQuery::portableKey(Sym, Guard, KeyAtoms);
   }
   if (StoredValues)
-    Key += "|=" + ExactQuery::shapeKey(Sym, StoredValues->first) + " " +
-           ExactQuery::shapeKey(Sym, StoredValues->second);
-  auto It = Answers.find(Key);
-  if (It != Answers.end()) {
+    Key += "|=" + ExactQuery::portableKey(Sym, StoredValues->first, KeyAtoms) +
+           " " + ExactQuery::portableKey(Sym, StoredValues->second, KeyAtoms);
+  // The witness's atoms, between this kernel's ids and positions in the key.
+  auto Translate = [](Witness &X, llvm::function_ref<unsigned(unsigned)> Map) {
+    for (auto *Values : {&X.LoopA, &X.LoopB, &X.Uniform})
+      for (auto &Entry : *Values)
+        Entry.first = Map(Entry.first);
+  };
+  auto It = Shared.Entries.find(Key);
+  if (It != Shared.Entries.end()) {
     W = It->second.second;
+    Translate(W, [&](unsigned Position) { return KeyAtoms[Position]; });
     return It->second.first;
   }
   Verdict V = decide(A, B, Shape, S, Atoms, W);
@@ -436,7 +482,17 @@ KernelRaceFinder::cachedDecide(const SharedAccess &A, const SharedAccess &B,
     V = decideExactly(A, B, Shape, S, Atoms, W);
     CompareValues = false;
   }
-  Answers[Key] = {V, W};
+  // Every atom of a witness is one the key describes; should one not be,
+  // the answer is not shared.
+  bool Portable = true;
+  Witness Stored = W;
+  Translate(Stored, [&](unsigned Atom) {
+    const auto *Found = llvm::find(KeyAtoms, Atom);
+    Portable &= Found != KeyAtoms.end();
+    return unsigned(Found - KeyAtoms.begin());
+  });
+  if (Portable)
+    Shared.Entries[Key] = {V, Stored};
   return V;
 }
 
@@ -464,7 +520,9 @@ bool KernelRaceFinder::leavesVariable(const SharedAccess &X,
         Q.solver().mkBVSgt(Q.solver().mkBVAdd(Offset, Q.constant(X.Width)),
                            Q.constant(Size)));
   Q.require(Outside);
-  return Q.check() != false;
+  bool MayLeave = Q.check() != false;
+  charge(Q);
+  return MayLeave;
 }
 
 KernelRaceFinder::Verdict
@@ -477,9 +535,8 @@ KernelRaceFinder::decideExactly(const SharedAccess &A, const SharedAccess &B,
     llvm::SMTExprRef LinearA, LinearB, OffsetA, OffsetB;
   };
   // Both accesses run, in bounds, in two threads in the scenario's
-  // iterations; with Collide, in two different threads (of two warps when
-  // the scenario says so) on overlapping bytes.
-  auto Encode = [&](ExactQuery &Q, bool Collide) {
+  // iterations.
+  auto Encode = [&](ExactQuery &Q) {
     llvm::SMTSolver &Z = Q.solver();
     Terms T;
     Q.setShape(Shape);
@@ -509,8 +566,12 @@ KernelRaceFinder::decideExactly(const SharedAccess &A, const SharedAccess &B,
           Q.holds(S.Skip->Condition, S.Skip->OnB ? T.TB : T.TA);
       Q.require(S.Skip->Polarity ? Holds : Z.mkNot(Holds));
     }
-    if (!Collide)
-      return T;
+    return T;
+  };
+  // Two different threads (of two warps when the scenario says so) on
+  // overlapping bytes.
+  auto Collide = [&](ExactQuery &Q, const Terms &T) {
+    llvm::SMTSolver &Z = Q.solver();
     Q.require(Z.mkNot(Z.mkEqual(T.LinearA, T.LinearB)));
     if (S.DifferentWarpsOnly)
       Q.require(Z.mkNot(Z.mkEqual(Z.mkBVLshr(T.LinearA, Q.constant(5)),
@@ -520,11 +581,12 @@ KernelRaceFinder::decideExactly(const SharedAccess &A, const SharedAccess &B,
     if (StoredValues && CompareValues)
       Q.require(Z.mkNot(Z.mkEqual(Q.value(StoredValues->first, T.TA),
                                   Q.value(StoredValues->second, T.TB))));
-    return T;
   };
 
   ExactQuery Q(Sym, Options.QueryResourceLimit);
-  Terms T = Encode(Q, true);
+  llvm::scope_exit ChargeQ([&] { charge(Q); });
+  Terms T = Encode(Q);
+  Collide(Q, T);
   llvm::SmallVector<unsigned, 4> AtomsOfA, AtomsOfB;
   Sym.collectAtoms(A.Offset, AtomsOfA);
   Sym.collectAtoms(B.Offset, AtomsOfB);
@@ -566,22 +628,40 @@ KernelRaceFinder::decideExactly(const SharedAccess &A, const SharedAccess &B,
   // which both accesses run in bounds, they collide (a race only for n in
   // a window of the block's range is possible, not certain).
   llvm::SmallVector<unsigned, 4> Unknowns = Q.genericUnknowns();
+  if (Unknowns.empty())
+    return Verdict::Definite;
+  // One incremental solver for all samples, each in a scope of its own:
+  // a fresh solver per question cost most of the time of kernels with many
+  // such pairs (GROMACS's foreign-lambda kernels), for the same answers.
+  ExactQuery P(Sym, Options.QueryResourceLimit);
+  llvm::scope_exit ChargeP([&] { charge(P); });
+  Terms PT = Encode(P);
+  // Encoding a term can add range constraints, which must not go with a
+  // popped scope: everything the scopes use is encoded first.
+  for (unsigned Atom : Unknowns)
+    P.uniform(Atom);
+  if (StoredValues && CompareValues) {
+    P.value(StoredValues->first, PT.TA);
+    P.value(StoredValues->second, PT.TB);
+  }
   for (std::int64_t Sample : UniformSamples) {
-    if (Unknowns.empty() || Sample < 2)
+    if (Sample < 2)
       continue;
-    for (bool Collide : {true, false}) {
-      ExactQuery P(Sym, Options.QueryResourceLimit);
-      Encode(P, Collide);
-      for (unsigned Atom : Unknowns)
-        P.require(P.solver().mkEqual(P.uniform(Atom), P.constant(Sample)));
-      std::optional<bool> Sat = P.check();
-      if (!Sat)
-        return Verdict::Possible;
-      if (Collide && *Sat)
-        break; // Races at this sample.
-      if (!Collide && *Sat)
+    P.push();
+    for (unsigned Atom : Unknowns)
+      P.require(P.solver().mkEqual(P.uniform(Atom), P.constant(Sample)));
+    P.push();
+    Collide(P, PT);
+    std::optional<bool> Races = P.check();
+    P.pop();
+    if (Races == false) {
+      std::optional<bool> BothRun = P.check();
+      if (BothRun != false)
         return Verdict::Possible; // Both run, yet no collision.
     }
+    P.pop();
+    if (!Races)
+      return Verdict::Possible;
   }
   return Verdict::Definite;
 }
@@ -1321,6 +1401,7 @@ KernelRaceFinder::decide(const SharedAccess &A, const SharedAccess &B,
         if (Budget < std::uint64_t(2 * Threads))
           return false;
         Budget -= 2 * Threads;
+        Work += 2 * Threads;
         Touch.clear();
         for (std::int64_t T = 0; T < Threads; ++T) {
           SymEnv Env = EnvFor(T, AtomsA);
@@ -2138,12 +2219,12 @@ void KernelRaceFinder::run(llvm::ArrayRef<BlockShape> Shapes) {
         Add(I, J);
   for (const BlockShape &Shape : Col.candidateShapes(Shapes, Options.Assumed))
     for (const auto &[I, J] : Candidates) {
-      if (OutOfTime)
+      if (OutOfBudget)
         break;
       checkPair(I, J, Shape);
     }
-  if (OutOfTime)
-    Handler.handleIncomplete(Kernel, IncompleteReason::TimeBudget);
+  if (OutOfBudget)
+    Handler.handleIncomplete(Kernel, IncompleteReason::WorkBudget);
 }
 
 } // namespace
@@ -2157,7 +2238,7 @@ void SharedMemoryRaceAnalysis::analyzeKernel(
     return;
   SharedAccessCollector Collector(Dependence.getContext(), *Deps);
   Collector.collect();
-  KernelRaceFinder(Collector, Handler, Options, Deps->getFunction())
+  KernelRaceFinder(Collector, Handler, Options, Deps->getFunction(), *Answers)
       .run(Shapes);
 }
 

@@ -37,7 +37,10 @@
 //    points) the question goes to the SMT core (ExactQuery.h), which also
 //    defines "certain" (generic values of the unknowns) against
 //    "possible" (reported only when asked). Answers are cached per pair
-//    of index shapes; a per-kernel time budget ends in one
+//    of index shapes, for all kernels of the translation unit (instances
+//    of one template or macro kernel ask the same questions); a
+//    per-kernel work budget (counted, not timed, so
+//    that the output is the same on any machine) ends in one
 //    handleIncomplete() rather than silence.
 // 4. Values. Two writes of one value are no race: when both store values
 //    with a symbolic form, a collision is confirmed only if the solver finds
@@ -65,6 +68,7 @@
 #include "llvm/ADT/ArrayRef.h"
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -104,8 +108,8 @@ struct SharedRace {
 
 /// Why a kernel was not fully analysed.
 enum class IncompleteReason {
-  /// Its race analysis passed RaceOptions::TimeBudgetMs.
-  TimeBudget
+  /// Its race analysis passed RaceOptions::WorkBudget.
+  WorkBudget
 };
 
 class SharedRaceHandler {
@@ -118,6 +122,14 @@ public:
                                 IncompleteReason Reason) {}
 };
 
+/// RaceOptions::WorkBudget's default: about ten seconds of the slowest
+/// kind of work on a 2-core VM, and above the enumeration's own cap of 40
+/// million evaluations per kernel, so that no kernel the former 2-second
+/// processor-time budget let finish is cut. GROMACS's foreign-lambda
+/// kernels need 6.8 million, llm.c's layernorm and fused-residual kernels
+/// 13-17 million; llm.c's attention_forward_kernel2 passes it.
+constexpr unsigned DefaultWorkBudget = 50'000'000;
+
 struct RaceOptions {
   /// Block shapes assumed for kernels with no launch in the translation
   /// unit and no __launch_bounds__, by the highest threadIdx dimension used.
@@ -125,9 +137,13 @@ struct RaceOptions {
                             {BlockShape{{16, 16, 1}, true}},
                             {BlockShape{{8, 8, 4}, true}}}};
   bool ReportPossibleRaces = false;
-  /// Milliseconds of processor time one kernel's race analysis may take
-  /// before it stops and says so (0: no limit).
-  unsigned TimeBudgetMs = 2000;
+  /// Work one kernel's race analysis may do before it stops and says so
+  /// (0: no limit). Counted, not timed, so that the output is the same on
+  /// any machine and under any load: Z3's resource units of every solver
+  /// query, QueryWork more per query for setting it up, and one unit per
+  /// thread evaluated by the exact enumeration. About 6,000 units are a
+  /// millisecond on the development machine.
+  unsigned WorkBudget = DefaultWorkBudget;
   /// Z3 resource units one solver query may use before it gives up (about
   /// 300 ms of Z3 on the development machine; deterministic, unlike time).
   unsigned QueryResourceLimit = 2000000;
@@ -136,8 +152,8 @@ struct RaceOptions {
 class SharedMemoryRaceAnalysis {
 public:
   SharedMemoryRaceAnalysis(ThreadDependenceAnalysis &Dependence,
-                           SharedRaceHandler &Handler, RaceOptions Options)
-      : Dependence(Dependence), Handler(Handler), Options(Options) {}
+                           SharedRaceHandler &Handler, RaceOptions Options);
+  ~SharedMemoryRaceAnalysis();
 
   /// Analyses \p Kernel for each of \p Shapes (the block shapes it is
   /// launched with; empty when unknown).
@@ -148,6 +164,13 @@ private:
   ThreadDependenceAnalysis &Dependence;
   SharedRaceHandler &Handler;
   RaceOptions Options;
+
+public:
+  /// Answers shared by the kernels analysed with this object.
+  struct AnswerCache;
+
+private:
+  std::unique_ptr<AnswerCache> Answers;
 };
 
 } // namespace clang::cuda_tidy
