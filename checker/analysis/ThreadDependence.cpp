@@ -1053,10 +1053,30 @@ bool FunctionDependence::isEarlyReturn(const CFGBlock *C,
   return Control->isEarlyExit(C, B);
 }
 
+/// Whether \p S is, or is part of, a call without arguments to a function
+/// whose definition has an empty body: no action. CUTLASS's kernels end with
+/// `cutlass::arch::synclog_print()`, empty unless a debug macro is set.
+static bool isEmptyCallPart(const Stmt *S) {
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(S))
+    return isa<FunctionDecl>(Ref->getDecl());
+  if (const auto *Cast = dyn_cast<ImplicitCastExpr>(S))
+    return Cast->getCastKind() == CK_FunctionToPointerDecay;
+  const auto *Call = dyn_cast<CallExpr>(S);
+  if (!Call || Call->getNumArgs() != 0 || isa<CXXMemberCallExpr>(Call))
+    return false;
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  const FunctionDecl *Definition = nullptr;
+  if (!Callee || !Callee->hasBody(Definition))
+    return false;
+  const auto *Body = dyn_cast_or_null<CompoundStmt>(Definition->getBody());
+  return Body && Body->body_empty();
+}
+
 bool FunctionDependence::isTailCall(const CallExpr *Call,
                                     const CFGBlock *B) const {
-  // Nothing after the call in its block but the call's own full expression
-  // and a `return;`, and nothing but empty blocks on to the exit.
+  // Nothing after the call in its block but the call's own full expression,
+  // calls that do nothing and a `return;`, and nothing but empty blocks on
+  // to the exit.
   bool Seen = false;
   for (const CFGElement &E : *B) {
     auto CS = E.getAs<CFGStmt>();
@@ -1069,7 +1089,9 @@ bool FunctionDependence::isTailCall(const CallExpr *Call,
     if (!Seen)
       continue;
     const auto *Ret = dyn_cast<ReturnStmt>(CS->getStmt());
-    if (!(Ret && !Ret->getRetValue()) && !isa<ExprWithCleanups>(CS->getStmt()))
+    if (!(Ret && !Ret->getRetValue()) &&
+        !isa<ExprWithCleanups>(CS->getStmt()) &&
+        !isEmptyCallPart(CS->getStmt()))
       return false;
   }
   if (!Seen)

@@ -286,6 +286,41 @@ __global__ void batchLoopMovingGuard(const float *a, float *out, int m,
   }
 }
 
+// The batch loop in a helper the kernel calls last (CUTLASS's GEMV functor):
+// a call to a function with an empty body after it (CUTLASS's
+// `synclog_print()` without its debug macro) does nothing, so the helper's
+// skipping rows still leave the kernel.
+__device__ void batchRows(const float *a, float *out, int m, int batches) {
+  __shared__ float s[256];
+  for (int b = blockIdx.z; b < batches; b += gridDim.z) {
+    int row = blockIdx.x * blockDim.y + threadIdx.y;
+    if (row < m) {
+      s[threadIdx.x] = a[b * m + row];
+      __syncthreads();
+      // Reported for batchHelperThenWork, silent for batchHelperThenEmptyCall:
+      // CHECK-NOTES: :[[@LINE-2]]:7: warning: barrier '__syncthreads' may be reached by only some threads of the block [cuda-divergent-barrier]
+      // CHECK-NOTES: :[[@LINE-5]]:9: note: threads of a block may disagree on this condition: it depends on 'threadIdx.y' through 'row'
+      out[b * m + row] = s[threadIdx.x ^ 1];
+    }
+  }
+}
+__device__ void debugHook() {}
+__device__ void countingHook(int *calls) { atomicAdd(calls, 1); }
+
+__global__ void batchHelperThenEmptyCall(const float *a, float *out, int m,
+                                         int batches) {
+  batchRows(a, out, m, batches);
+  debugHook();
+}
+
+// A call that does something follows: the helper's call is not the kernel's
+// last action, and its skipping rows are not known to have left.
+__global__ void batchHelperThenWork(const float *a, float *out, int m,
+                                    int batches, int *calls) {
+  batchRows(a, out, m, batches);
+  countingHook(calls);
+}
+
 // An exit on `threadIdx.y >= k` where every launch makes the block exactly k
 // threads high (ggml's solve_tri.cu): no thread leaves, every slot is
 // written. The bound is a template argument fixed by the `case` the launch
