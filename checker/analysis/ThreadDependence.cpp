@@ -991,7 +991,9 @@ struct FunctionDependence::ControlInfo {
         BarrierBlocks.test(Header->getBlockID()) || !isExitRegion(After))
       return false;
     // On the way back to the loop's condition, only its increment.
-    for (unsigned ID : reachableFrom(Skip, Header).set_bits())
+    // Named: a range-for over set_bits() of the temporary would outlive it.
+    llvm::BitVector Round = reachableFrom(Skip, Header);
+    for (unsigned ID : Round.set_bits())
       if (Blocks[ID] != Header &&
           (isObservable(Blocks[ID]) || BarrierBlocks.test(ID)))
         return false;
