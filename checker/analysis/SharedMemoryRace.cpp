@@ -369,8 +369,7 @@ private:
   /// barrierSkip()'s walks depend on where they start and on the branch,
   /// not on the access they are asked about: kept per (start block, start
   /// index, branch, closed successor or none, stop at warp syncs), so a
-  /// kernel with many pairs walks each once (bisectKernelLarge went from
-  /// 0.03 s to 0.19 s without it).
+  /// kernel with many pairs to one access walks each once.
   mutable std::map<std::tuple<unsigned, unsigned, unsigned, int, bool>,
                    ReachSet>
       SkipWalks;
