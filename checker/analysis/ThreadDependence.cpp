@@ -19,6 +19,7 @@
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include <deque>
+#include <mutex>
 
 namespace clang::cuda_tidy {
 
@@ -2508,15 +2509,75 @@ void DependenceBuilder::run() {
 // The cache
 //===----------------------------------------------------------------------===//
 
+/// The results of one translation unit under one set of options.
+struct ThreadDependenceAnalysis::Store {
+  Store(ASTContext &Context, const DependenceOptions &Options)
+      : Context(&Context), Options(Options), Manager(Context) {
+    Manager.getCFGBuildOptions().setAllAlwaysAdd();
+    // Constructors' member initialisers, as elements of their CFGs.
+    Manager.getCFGBuildOptions().AddInitializers = true;
+  }
+
+  const ASTContext *Context;
+  DependenceOptions Options;
+  AnalysisDeclContextManager Manager;
+  llvm::DenseMap<const FunctionDecl *, std::unique_ptr<FunctionDependence>>
+      Results;
+  llvm::DenseMap<const FunctionDecl *, bool> InProgress;
+  /// The bodies past the size limit, and for each analysed body those its
+  /// analysis met (itself or callees, transitively), so that a later asker
+  /// of a cached body hears of them too.
+  llvm::DenseMap<const FunctionDecl *, unsigned> Oversized;
+  llvm::DenseMap<const FunctionDecl *, llvm::SmallVector<const FunctionDecl *, 1>>
+      Met;
+  /// The bodies being built, innermost last: each collects what it meets.
+  llvm::SmallVector<llvm::SmallVector<const FunctionDecl *, 1>, 4> Building;
+};
+
+namespace {
+/// The live stores. A check's analysis holds its store; the registry only
+/// finds it for the other checks of the same translation unit, which may run
+/// on another thread's translation unit in clangd, hence the lock. An
+/// expired entry is dropped when met, so that an ASTContext allocated later
+/// at the same address starts afresh.
+struct StoreRegistry {
+  std::mutex Lock;
+  std::vector<std::weak_ptr<ThreadDependenceAnalysis::Store>> Stores;
+};
+StoreRegistry &registry() {
+  static StoreRegistry R;
+  return R;
+}
+} // namespace
+
 ThreadDependenceAnalysis::ThreadDependenceAnalysis(ASTContext &Context,
                                                    DependenceOptions Options)
-    : Context(Context), Options(Options), Manager(Context) {
-  Manager.getCFGBuildOptions().setAllAlwaysAdd();
-  // Constructors' member initialisers, as elements of their CFGs.
-  Manager.getCFGBuildOptions().AddInitializers = true;
+    : Context(Context), Options(Options) {
+  StoreRegistry &R = registry();
+  std::lock_guard<std::mutex> Guard(R.Lock);
+  llvm::erase_if(R.Stores, [](const auto &W) { return W.expired(); });
+  for (const auto &W : R.Stores)
+    if (std::shared_ptr<Store> S = W.lock())
+      if (S->Context == &Context && S->Options == Options) {
+        Shared = std::move(S);
+        return;
+      }
+  Shared = std::make_shared<Store>(Context, Options);
+  R.Stores.push_back(Shared);
 }
 
-ThreadDependenceAnalysis::~ThreadDependenceAnalysis() = default;
+ThreadDependenceAnalysis::~ThreadDependenceAnalysis() {
+  // Release the store under the lock: the last release destroys it, and
+  // another thread must not lock() it half-destroyed.
+  std::lock_guard<std::mutex> Guard(registry().Lock);
+  Shared.reset();
+}
+
+void ThreadDependenceAnalysis::noteOversized(const FunctionDecl *FD,
+                                             unsigned Blocks) {
+  if (OversizedSeen.insert(FD).second)
+    OversizedBodies.push_back({FD, Blocks});
+}
 
 const FunctionDependence *
 ThreadDependenceAnalysis::analyze(const FunctionDecl *FD) {
@@ -2524,29 +2585,48 @@ ThreadDependenceAnalysis::analyze(const FunctionDecl *FD) {
   if (!FD->hasBody(Definition) || !Definition)
     return nullptr;
   FD = Definition;
-  auto It = Results.find(FD);
-  if (It != Results.end())
+  Store &S = *Shared;
+  // What this body's analysis met, for this asker and for the bodies being
+  // built around the question.
+  auto Replay = [&](const FunctionDecl *Body) {
+    auto It = S.Met.find(Body);
+    if (It == S.Met.end())
+      return;
+    for (const FunctionDecl *Big : It->second) {
+      noteOversized(Big, S.Oversized.lookup(Big));
+      for (auto &Frame : S.Building)
+        if (!llvm::is_contained(Frame, Big))
+          Frame.push_back(Big);
+    }
+  };
+  auto It = S.Results.find(FD);
+  if (It != S.Results.end()) {
+    Replay(FD);
     return It->second.get();
-  if (InProgress.lookup(FD))
+  }
+  if (S.InProgress.lookup(FD))
     return nullptr;
   if (FD->isDependentContext())
     return nullptr;
 
-  AnalysisDeclContext *AC = Manager.getContext(FD);
+  AnalysisDeclContext *AC = S.Manager.getContext(FD);
   CFG *Graph = AC ? AC->getCFG() : nullptr;
   if (!Graph) {
-    Results[FD] = nullptr;
+    S.Results[FD] = nullptr;
     return nullptr;
   }
   // The reach sets are quadratic in memory (a bit per pair of blocks), so
   // there is a limit; the checks tell the user about every body past it.
   if (Graph->getNumBlockIDs() > Options.MaxBlocks) {
-    Results[FD] = nullptr;
-    OversizedBodies.push_back({FD, Graph->getNumBlockIDs()});
+    S.Results[FD] = nullptr;
+    S.Oversized[FD] = Graph->getNumBlockIDs();
+    S.Met[FD].push_back(FD);
+    Replay(FD);
     return nullptr;
   }
 
-  InProgress[FD] = true;
+  S.InProgress[FD] = true;
+  S.Building.emplace_back();
   std::unique_ptr<FunctionDependence> Result(new FunctionDependence());
   Result->Function = FD;
   Result->Kernel = FD->hasAttr<CUDAGlobalAttr>();
@@ -2556,8 +2636,13 @@ ThreadDependenceAnalysis::analyze(const FunctionDecl *FD) {
   Result->Control = std::make_unique<FunctionDependence::ControlInfo>(Graph);
   Result->Control->Body = FD->getBody();
   DependenceBuilder(*this, *Result, *AC).run();
-  InProgress[FD] = false;
-  return (Results[FD] = std::move(Result)).get();
+  S.InProgress[FD] = false;
+  llvm::SmallVector<const FunctionDecl *, 1> Met =
+      S.Building.pop_back_val();
+  if (!Met.empty())
+    S.Met[FD] = std::move(Met);
+  Replay(FD);
+  return (S.Results[FD] = std::move(Result)).get();
 }
 
 const FunctionSummary *
