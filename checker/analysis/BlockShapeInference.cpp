@@ -194,6 +194,71 @@ std::string joinNames(const std::set<std::string> &Names) {
   return Text;
 }
 
+/// Whether \p Id reads threadIdx of dimension \p D.
+bool readsThread(const SymbolicTranslator &Sym, SymId Id, unsigned D) {
+  if (Id < 0)
+    return false;
+  const SymNode &N = Sym.node(Id);
+  if (N.K == SymNode::Thread)
+    return N.Value == D;
+  return readsThread(Sym, N.A, D) || readsThread(Sym, N.B, D) ||
+         readsThread(Sym, N.C, D);
+}
+
+/// The extents the kernel's per-thread arrays give each dimension: an
+/// array whose outermost dimension is indexed by `threadIdx.<d>` itself
+/// (`sm_coordinates[threadIdx.z]`, or a local set once to it), in an access
+/// that every thread of the dimension makes (no guard reads `threadIdx.<d>`)
+/// and that stays inside the element, holds one element per index of that
+/// dimension: the author sized it to the dimension's extent. Arrays larger
+/// than \p Limit threads are sized for something else and say nothing.
+struct PerThreadArrays {
+  std::optional<std::int64_t> Extent[3];
+  std::set<std::string> Names[3];
+};
+
+PerThreadArrays perThreadArrays(SharedAccessCollector &Col,
+                                std::int64_t Limit) {
+  PerThreadArrays Found;
+  const SymbolicTranslator &Sym = Col.symbols();
+  for (const SharedAccess &A : Col.accesses()) {
+    if (!A.Var || A.Outer < 0 || A.UnknownGuard)
+      continue;
+    const SymNode &Index = Sym.node(A.Outer);
+    if (Index.K != SymNode::Thread || Index.Value < 0 || Index.Value > 2)
+      continue;
+    const unsigned D = Index.Value;
+    const auto *Array = Col.context().getAsConstantArrayType(A.Var->getType());
+    const std::int64_t Size = Col.sizeOf(A.Var);
+    if (!Array || Size <= 0)
+      continue;
+    const std::int64_t Extent = Array->getSize().getSExtValue();
+    if (Extent <= 1 || Extent > Limit || A.Width > Size / Extent ||
+        llvm::any_of(A.Guards, [&](const auto &Guard) {
+          return readsThread(Sym, Guard.first, D);
+        }))
+      continue;
+    if (Found.Extent[D] && *Found.Extent[D] < Extent)
+      continue;
+    if (!Found.Extent[D] || *Found.Extent[D] > Extent)
+      Found.Names[D].clear();
+    Found.Extent[D] = Extent;
+    Found.Names[D].insert(A.Var->getName().str());
+  }
+  return Found;
+}
+
+/// "a", "a and b", "a, b and c".
+std::string joinReasons(llvm::ArrayRef<std::string> Reasons) {
+  std::string Text;
+  for (unsigned I = 0; I < Reasons.size(); ++I) {
+    if (I > 0)
+      Text += I + 1 == Reasons.size() ? " and " : ", ";
+    Text += Reasons[I];
+  }
+  return Text;
+}
+
 } // namespace
 
 llvm::SmallVector<BlockShape, 3>
@@ -253,54 +318,112 @@ inferBlockShapes(SharedAccessCollector &Col, const AssumedShapes &Assumed) {
     }
   }
 
-  llvm::SmallVector<BlockShape, 3> Shapes;
-  bool Changed = false;
-  for (const BlockShape &Guess : Assumed[Highest]) {
+  // The per-thread arrays set their dimension's extent, raising it too; the
+  // in-bounds extents above then still cut it.
+  const PerThreadArrays PerThread = perThreadArrays(Col, Limit);
+  std::optional<std::int64_t> Sized[3];
+  bool AnySized = false;
+  for (unsigned D = 0; D <= Highest; ++D)
+    if (!Fixed[D] && PerThread.Extent[D]) {
+      Sized[D] = std::min(*PerThread.Extent[D], Bound[D].value_or(Limit));
+      AnySized = true;
+    }
+
+  // One assumption corrected by the code, with the per-thread arrays only
+  // when \p PerThreadToo; none when out of budget, more threads than the
+  // limit when nothing fits.
+  auto Correct = [&](const BlockShape &Guess,
+                     bool PerThreadToo) -> std::optional<BlockShape> {
+    auto SizedAt = [&](unsigned D) {
+      return PerThreadToo ? Sized[D] : std::nullopt;
+    };
     BlockShape Shape = Guess;
-    bool FromExtents = false, FromAssert = false;
+    bool FromExtents = false, FromAssert = false, FromBounds = false,
+         FromMax = false;
     for (unsigned D = 0; D < 3; ++D) {
       if (Fixed[D]) {
         FromAssert = true;
         Shape.Dim[D] = *Fixed[D];
+      } else if (SizedAt(D) && *SizedAt(D) > Shape.Dim[D]) {
+        Shape.Dim[D] = *SizedAt(D);
       } else if (Bound[D] && *Bound[D] < Shape.Dim[D]) {
         Shape.Dim[D] = *Bound[D];
         FromExtents = true;
       }
     }
-    // Together: shrink the largest free dimension until everything fits.
+    // Together: shrink the largest free dimension until everything fits,
+    // a dimension a per-thread array sized last.
     for (unsigned Step = 0; Step < 24; ++Step) {
-      std::optional<bool> Fits = Shape.threads() > Limit
-                                     ? std::optional<bool>(false)
-                                     : Search.fits(Shape);
+      const bool TooMany = Shape.threads() > Limit;
+      std::optional<bool> Fits =
+          TooMany ? std::optional<bool>(false) : Search.fits(Shape);
       if (!Fits)
-        return {};
+        return std::nullopt;
       if (*Fits)
         break;
       int Largest = -1;
-      for (unsigned D = 0; D < 3; ++D)
-        if (!Fixed[D] && Shape.Dim[D] > 1 &&
-            (Largest < 0 || Shape.Dim[D] > Shape.Dim[Largest]))
-          Largest = D;
+      for (bool SizedToo : {false, true}) {
+        for (unsigned D = 0; D < 3; ++D)
+          if (!Fixed[D] && (SizedToo || !SizedAt(D)) && Shape.Dim[D] > 1 &&
+              (Largest < 0 || Shape.Dim[D] > Shape.Dim[Largest]))
+            Largest = D;
+        if (Largest >= 0)
+          break;
+      }
       if (Largest < 0)
         break;
       Shape.Dim[Largest] /= 2;
-      FromExtents = true;
+      // The note says what made it shrink: too many threads for the bound
+      // or the hardware, or an access out of its array.
+      if (!TooMany)
+        FromExtents = true;
+      else if (Limit < MaxThreads)
+        FromBounds = true;
+      else
+        FromMax = true;
     }
-    if (Shape.threads() > Limit)
-      continue;
-    std::string Origin;
+    llvm::SmallVector<std::string, 4> Reasons;
     if (FromAssert)
-      Origin = "from 'assert(" + Asserted.Spelling + ")'";
+      Reasons.push_back("'assert(" + Asserted.Spelling + ")'");
+    for (unsigned D = 0; D < 3; ++D)
+      if (SizedAt(D) && Shape.Dim[D] > Guess.Dim[D])
+        Reasons.push_back(joinNames(PerThread.Names[D]) + " indexed by '" +
+                          "threadIdx." + char('x' + D) + "'");
     if (FromExtents)
-      Origin +=
-          (Origin.empty() ? "from the extents of " : " and the extents of ") +
-          joinNames(Search.Limiting);
-    Shape.Origin = Origin;
-    Changed |= !Origin.empty();
+      Reasons.push_back(Search.Limiting.empty()
+                            ? "the extents of its shared arrays"
+                            : "the extents of " + joinNames(Search.Limiting));
+    if (FromBounds)
+      Reasons.push_back("'__launch_bounds__(" + std::to_string(Limit) + ")'");
+    if (FromMax)
+      Reasons.push_back("at most " + std::to_string(MaxThreads) +
+                        " threads per block");
+    if (!Reasons.empty())
+      Shape.Origin = "from " + joinReasons(Reasons);
+    return Shape;
+  };
+
+  llvm::SmallVector<BlockShape, 3> Shapes;
+  bool Changed = false;
+  for (const BlockShape &Guess : Assumed[Highest]) {
+    std::optional<BlockShape> Shape = Correct(Guess, false);
+    // An assumption the code contradicts gives way to what the code says,
+    // its per-thread arrays included (GROMACS's PME gather: the assumed
+    // (8,8,4) breaks its __launch_bounds__(128), and `sm_coordinates[z]`
+    // says z is 8). One it does not contradict stands, so that the options
+    // keep their meaning.
+    if (Shape && AnySized &&
+        (Shape->Dim != Guess.Dim || Shape->threads() > Limit))
+      Shape = Correct(Guess, true);
+    if (!Shape)
+      return {};
+    if (Shape->threads() > Limit)
+      continue;
+    Changed |= !Shape->Origin.empty();
     if (llvm::none_of(Shapes, [&](const BlockShape &Other) {
-          return Other.Dim == Shape.Dim;
+          return Other.Dim == Shape->Dim;
         }))
-      Shapes.push_back(Shape);
+      Shapes.push_back(*Shape);
   }
   if (!Changed)
     return {};

@@ -15,12 +15,24 @@
 //    that dimension (through thread ids and listable loop counters only)
 //    inside its array and, for a declared array of rows, inside its row.
 //    Extents tried are powers of two and the arrays' own dimensions; each
-//    dimension is searched alone.
+//    dimension is searched alone;
+//  - per-thread arrays: an array whose outermost dimension is indexed by
+//    `threadIdx.z` itself (`sm_coordinates[threadIdx.z]`), in an access no
+//    guard on `threadIdx.z` restricts, holds one element per z index: the
+//    author sized it to blockDim.z. Its extent (the smallest such, and no
+//    more than the in-bounds extent) is that dimension's. Arrays larger
+//    than the thread limit say nothing.
 // Each assumed shape (the check's AssumedBlockSize options) is then cut
-// down to those extents, asserted extents replace the assumed ones, and the
-// combination is shrunk (largest dimension first) until every access fits
-// together and __launch_bounds__ holds. An assumption the code does not
-// contradict is kept as it is, so the options keep their meaning.
+// down to the in-bounds extents, asserted extents replace the assumed ones,
+// and the combination is shrunk (largest dimension first) until every
+// access fits together and __launch_bounds__ holds. An assumption the code
+// does not contradict is kept as it is, so the options keep their meaning.
+// One it contradicts (that step changed it) gives way to what the code
+// says, per-thread arrays included: their extents replace the assumed ones
+// (raising them too) before the cut and the shrink, which takes the other
+// dimensions first. GROMACS's PME gather, one atom per z, was analysed at
+// the assumed (8,8,4) shrunk to its __launch_bounds__(128), (4,8,4), where
+// it runs at (4,4,8): a warp's own writes looked like another warp's.
 //
 // The results are still assumptions, not launches: they are marked Assumed
 // and their Origin says what they were read from, so that every note shows

@@ -170,6 +170,11 @@ SharedAccessCollector::locate(const Expr *E, unsigned Depth) {
         Decayed && Decayed->getCastKind() == CK_ArrayToPointerDecay
             ? dyn_cast<DeclRefExpr>(Decayed->getSubExpr()->IgnoreParens())
             : nullptr;
+    if (Base && Base->getDecl() == L->Var &&
+        Context.getAsConstantArrayType(L->Var->getType()))
+      L->Outer = Sym.translate(ASE->getIdx());
+    else if (L->Row < 0)
+      L->Outer = -1; // A pointer indexed past the element it points to.
     if (Base && Base->getDecl() == L->Var && ASE->getType()->isArrayType() &&
         !ASE->getType()->isIncompleteType()) {
       L->Row = Sym.translate(ASE->getIdx());
@@ -256,6 +261,7 @@ SharedAccessCollector::locatePointer(const Expr *E, unsigned Depth) {
       L->Offset = plus(L->Offset, Idx, Ptr->getType()->getPointeeType(),
                        BO->getOpcode() == BO_Sub);
       L->Row = -1;
+      L->Outer = -1;
     }
     return L;
   }
@@ -310,6 +316,7 @@ void SharedAccessCollector::addAccess(const Expr *LValue, const Stmt *Anchor,
   A.Carved = L->Carved;
   A.WithinRow = L->WithinRow;
   A.RowBytes = L->RowBytes;
+  A.Outer = L->Outer;
   if (A.Width <= 0)
     return;
   computeGuards(A);

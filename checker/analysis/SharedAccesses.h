@@ -141,6 +141,10 @@ struct SharedAccess {
   /// index and the offset within the row, for padding what-ifs.
   SymId Row = -1, WithinRow = -1;
   std::int64_t RowBytes = 0;
+  /// `V[Outer]...` on a constant array V, subscripted directly (not through
+  /// a pointer moved off the element): the index into V's outermost
+  /// dimension, which says how the author sized V (block-shape inference).
+  SymId Outer = -1;
 
   bool writes() const { return Kind != AccessKind::Read; }
   bool isDynamic() const;
@@ -193,6 +197,7 @@ private:
     SymId Offset = -1;
     SymId Row = -1, WithinRow = -1;
     std::int64_t RowBytes = 0;
+    SymId Outer = -1;
     const VarDecl *Carved = nullptr;
   };
   /// The conditions of a helper's body under which an access inside it
