@@ -1074,6 +1074,88 @@ static bool isEmptyCallPart(const Stmt *S) {
   return Body && Body->body_empty();
 }
 
+/// Whether destroying an object of type \p T runs no code: its destructor
+/// is trivial, or has an empty body and so do those of its bases and
+/// members. The CFG the analyses build has no destructor elements, so code
+/// a destructor runs at the end of a scope is seen nowhere else.
+static bool destructionDoesNothing(QualType T, unsigned Depth = 0) {
+  const auto *RD = T->getBaseElementTypeUnsafe()->getAsCXXRecordDecl();
+  if (!RD || !(RD = RD->getDefinition()) || RD->hasTrivialDestructor())
+    return true;
+  const CXXDestructorDecl *Destructor = RD->getDestructor();
+  if (!Destructor || Depth > 8)
+    return false;
+  // An implicit or defaulted destructor that Sema has not defined has no
+  // body, and its code is that of the bases' and members' destructors.
+  const FunctionDecl *Definition = nullptr;
+  if (Destructor->hasBody(Definition)) {
+    const auto *Body = dyn_cast_or_null<CompoundStmt>(Definition->getBody());
+    if (!Body || !Body->body_empty())
+      return false;
+  } else if (!Destructor->isDefaulted()) {
+    return false;
+  }
+  for (const CXXBaseSpecifier &Base : RD->bases())
+    if (!destructionDoesNothing(Base.getType(), Depth + 1))
+      return false;
+  for (const FieldDecl *Field : RD->fields())
+    if (!destructionDoesNothing(Field->getType(), Depth + 1))
+      return false;
+  return true;
+}
+
+/// Whether leaving the scope of \p VD runs no code: no destructor of its
+/// own, and none of a temporary its reference binds to.
+static bool leavingScopeDoesNothing(const VarDecl *VD) {
+  if (!VD->hasLocalStorage())
+    return true;
+  if (VD->getType()->isReferenceType()) {
+    const auto *Temporary = dyn_cast_or_null<MaterializeTemporaryExpr>(
+        VD->getInit() ? VD->getInit()->IgnoreImplicit() : nullptr);
+    return !Temporary || destructionDoesNothing(Temporary->getType());
+  }
+  return destructionDoesNothing(VD->getType());
+}
+
+/// Whether \p S holds \p Target; if it does, adds to \p Live the variables
+/// declared before it in the statements around it, whose scopes (as far as
+/// the syntax says: a sibling scope that already closed is counted too, to
+/// the safe side) end after \p Target.
+static bool collectLiveAround(const Stmt *S, const Stmt *Target,
+                              llvm::SmallVectorImpl<const VarDecl *> &Live) {
+  if (S == Target)
+    return true;
+  llvm::SmallVector<const DeclStmt *, 8> Before;
+  for (const Stmt *Child : S->children()) {
+    if (!Child)
+      continue;
+    if (collectLiveAround(Child, Target, Live)) {
+      for (const DeclStmt *DS : Before)
+        for (const Decl *D : DS->decls())
+          if (const auto *VD = dyn_cast<VarDecl>(D))
+            Live.push_back(VD);
+      return true;
+    }
+    if (const auto *DS = dyn_cast<DeclStmt>(Child))
+      Before.push_back(DS);
+  }
+  return false;
+}
+
+/// Whether \p S destroys a temporary whose destructor runs code: the end of
+/// a full expression.
+static bool destroysTemporaryWithCode(const Stmt *S) {
+  if (!S)
+    return false;
+  if (const auto *Bind = dyn_cast<CXXBindTemporaryExpr>(S))
+    if (!destructionDoesNothing(Bind->getType()))
+      return true;
+  for (const Stmt *Child : S->children())
+    if (destroysTemporaryWithCode(Child))
+      return true;
+  return false;
+}
+
 bool FunctionDependence::isTailCall(const CallExpr *Call,
                                     const CFGBlock *B) const {
   // Nothing after the call in its block but the call's own full expression,
@@ -1091,12 +1173,21 @@ bool FunctionDependence::isTailCall(const CallExpr *Call,
     if (!Seen)
       continue;
     const auto *Ret = dyn_cast<ReturnStmt>(CS->getStmt());
-    if (!(Ret && !Ret->getRetValue()) &&
-        !isa<ExprWithCleanups>(CS->getStmt()) &&
+    const auto *Cleanups = dyn_cast<ExprWithCleanups>(CS->getStmt());
+    if (Cleanups && destroysTemporaryWithCode(Cleanups))
+      return false;
+    if (!(Ret && !Ret->getRetValue()) && !Cleanups &&
         !isEmptyCallPart(CS->getStmt()))
       return false;
   }
   if (!Seen)
+    return false;
+  // The variables alive at the call, the parameters among them, are
+  // destroyed after it, on the way out: a destructor that runs code (waits
+  // at a barrier, touches shared memory) is an action after the call.
+  llvm::SmallVector<const VarDecl *, 8> Live(Function->parameters());
+  collectLiveAround(Function->getBody(), Call, Live);
+  if (!llvm::all_of(Live, leavingScopeDoesNothing))
     return false;
   const CFGBlock *Exit = &Graph->getExit();
   llvm::SmallVector<const CFGBlock *, 4> Work(B->succ_begin(), B->succ_end());
