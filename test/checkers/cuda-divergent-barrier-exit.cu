@@ -404,6 +404,70 @@ void launchFixedHeights(const float *a, float *x, int k) {
   }
 }
 
+// Destructors run on the way out. A local whose destructor writes shared
+// memory when the kernel's scope ends: the threads that skip the guard run
+// it while the others wait at the barrier.
+struct SharedWriteOnExit {
+  float *slot;
+  __device__ ~SharedWriteOnExit() { *slot = 1.0f; }
+};
+__global__ void wrappingGuardBesideSharedDestructor(float *a, int n) {
+  __shared__ float s[257];
+  SharedWriteOnExit last{&s[256]};
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    s[threadIdx.x] = a[i];
+    __syncthreads();
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: barrier '__syncthreads' may be reached by only some threads of the block [cuda-divergent-barrier]
+    // CHECK-NOTES: :[[@LINE-4]]:7: note: threads of a block may disagree on this condition: it depends on 'threadIdx.x' through 'i'
+    a[i] = s[threadIdx.x ^ 1];
+  }
+}
+
+// A destructor that waits at a barrier, run by the threads that return.
+struct BarrierOnExit {
+  __device__ ~BarrierOnExit() { __syncthreads(); }
+};
+__global__ void earlyReturnBesideSyncingDestructor(float *a, int n) {
+  __shared__ float s[256];
+  BarrierOnExit last;
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  s[threadIdx.x] = a[i];
+  __syncthreads();
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: barrier '__syncthreads' may be reached by only some threads of the block [cuda-divergent-barrier]
+  // CHECK-NOTES: :[[@LINE-5]]:7: note: threads of a block may disagree on this condition: it depends on 'threadIdx.x' through 'i'
+  a[i] = s[threadIdx.x ^ 1];
+}
+
+// Silent: an empty destructor does nothing on the way out, and one in the
+// guard's own scope runs only in the threads that stayed.
+struct NothingOnExit {
+  int tag;
+  __device__ ~NothingOnExit() {}
+};
+__global__ void earlyReturnBesideEmptyDestructor(float *a, int n) {
+  __shared__ float s[256];
+  NothingOnExit last{1};
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  s[threadIdx.x] = a[i];
+  __syncthreads();
+  a[i] = s[threadIdx.x ^ 1];
+}
+__global__ void wrappingGuardWithInnerDestructor(float *a, int n) {
+  __shared__ float s[257];
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    SharedWriteOnExit last{&s[256]};
+    s[threadIdx.x] = a[i];
+    __syncthreads();
+    a[i] = s[threadIdx.x ^ 1];
+  }
+}
+
 // CUTLASS's generic kernel (device_kernel.h): a local functor, an operator
 // call on it, then `synclog_print()`, empty without its debug macro. The
 // functor's batch loop is guarded as in the GEMV (gemv_blockscaled.h): the
