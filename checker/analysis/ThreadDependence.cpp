@@ -480,27 +480,6 @@ bool isOutParameter(QualType T) {
 // Control structure: control dependence, reachability, early exits
 //===----------------------------------------------------------------------===//
 
-/// Control dependence and reachability for one CFG, each computed once for
-/// the whole function so that the cost stays near-linear in its size.
-///
-/// Control dependence: clang's ControlDependencyCalculator runs the iterated
-/// dominance frontier calculator once per queried block, and each run walks
-/// the post-dominator subtree of that block: in straight-line code every
-/// block post-dominates everything before it, so asking for every block
-/// costs the square of the body. Here the post-dominance frontier of every
-/// block is built bottom-up over the post-dominator tree in one pass (a
-/// block's frontier is its own predecessors and its children's frontiers,
-/// filtered by tree level), in the order the calculator would find them;
-/// the transitive closure of a block then replays the calculator's priority
-/// queue over those lists, so the closures, nearest first, are exactly the
-/// calculator's.
-///
-/// Reachability: the strongly connected components of the CFG in reverse
-/// topological order (Tarjan), with one bit set per component: the blocks it
-/// reaches. Queries that must avoid a block ("reached from X without passing
-/// through C"), which CFGReverseBlockReachabilityAnalysis does not offer,
-/// are answered from those sets when the avoided block is out of reach, and
-/// by a search cached per pair otherwise.
 /// Whether destroying an object of type \p T runs no code: its destructor
 /// is trivial, or has an empty body and so do those of its bases and
 /// members.
@@ -562,6 +541,27 @@ static bool isCodeElement(const CFGElement &E) {
   return E.getAs<CFGImplicitDtor>().has_value();
 }
 
+/// Control dependence and reachability for one CFG, each computed once for
+/// the whole function so that the cost stays near-linear in its size.
+///
+/// Control dependence: clang's ControlDependencyCalculator runs the iterated
+/// dominance frontier calculator once per queried block, and each run walks
+/// the post-dominator subtree of that block: in straight-line code every
+/// block post-dominates everything before it, so asking for every block
+/// costs the square of the body. Here the post-dominance frontier of every
+/// block is built bottom-up over the post-dominator tree in one pass (a
+/// block's frontier is its own predecessors and its children's frontiers,
+/// filtered by tree level), in the order the calculator would find them;
+/// the transitive closure of a block then replays the calculator's priority
+/// queue over those lists, so the closures, nearest first, are exactly the
+/// calculator's.
+///
+/// Reachability: the strongly connected components of the CFG in reverse
+/// topological order (Tarjan), with one bit set per component: the blocks it
+/// reaches. Queries that must avoid a block ("reached from X without passing
+/// through C"), which CFGReverseBlockReachabilityAnalysis does not offer,
+/// are answered from those sets when the avoided block is out of reach, and
+/// by a search cached per pair otherwise.
 struct FunctionDependence::ControlInfo {
   explicit ControlInfo(CFG *Graph)
       : Graph(Graph), PostDom(Graph), Blocks(Graph->getNumBlockIDs()),
