@@ -283,10 +283,13 @@ BarrierDivergenceAnalysis::summarize(const FunctionDecl *FD) {
         Report.Kind = kindOf(C);
         Report.Reason = Deps->getConditionWitness(C).render();
         Report.AcrossBlocks = Deps->getConditionWitness(C).AcrossBlocks;
-        // A grid barrier waits for exited threads too.
-        Report.ThroughEarlyReturn = Site.Scope != BarrierScope::Grid &&
-                                    !Deps->isKernel() &&
-                                    Deps->isEarlyReturn(C, Site.Block);
+        // A grid barrier waits for exited threads too, and so does every
+        // barrier under ExitedThreadsHoldBarriers (before sm_70): leaving
+        // the kernel after the early return excuses nothing there.
+        Report.ThroughEarlyReturn =
+            Site.Scope != BarrierScope::Grid &&
+            !Dependence.getOptions().ExitedThreadsHoldBarriers &&
+            !Deps->isKernel() && Deps->isEarlyReturn(C, Site.Block);
         Handler.handleDivergentBarrier(Report);
         Reported = true;
       }

@@ -481,6 +481,67 @@ bool isOutParameter(QualType T) {
 // Control structure: control dependence, reachability, early exits
 //===----------------------------------------------------------------------===//
 
+/// Whether destroying an object of type \p T runs no code: its destructor
+/// is trivial, or has an empty body and so do those of its bases and
+/// members.
+static bool destructionDoesNothing(QualType T, unsigned Depth = 0) {
+  const auto *RD = T->getBaseElementTypeUnsafe()->getAsCXXRecordDecl();
+  if (!RD || !(RD = RD->getDefinition()) || RD->hasTrivialDestructor())
+    return true;
+  const CXXDestructorDecl *Destructor = RD->getDestructor();
+  if (!Destructor || Depth > 8)
+    return false;
+  // An implicit or defaulted destructor that Sema has not defined has no
+  // body, and its code is that of the bases' and members' destructors.
+  const FunctionDecl *Definition = nullptr;
+  if (Destructor->hasBody(Definition)) {
+    const auto *Body = dyn_cast_or_null<CompoundStmt>(Definition->getBody());
+    if (!Body || !Body->body_empty())
+      return false;
+  } else if (!Destructor->isDefaulted()) {
+    return false;
+  }
+  for (const CXXBaseSpecifier &Base : RD->bases())
+    if (!destructionDoesNothing(Base.getType(), Depth + 1))
+      return false;
+  for (const FieldDecl *Field : RD->fields())
+    if (!destructionDoesNothing(Field->getType(), Depth + 1))
+      return false;
+  return true;
+}
+
+/// Whether leaving the scope of \p VD runs no code: no destructor of its
+/// own, and none of a temporary its reference binds to.
+static bool leavingScopeDoesNothing(const VarDecl *VD) {
+  if (!VD->hasLocalStorage())
+    return true;
+  if (VD->getType()->isReferenceType()) {
+    const auto *Temporary = dyn_cast_or_null<MaterializeTemporaryExpr>(
+        VD->getInit() ? VD->getInit()->IgnoreImplicit() : nullptr);
+    return !Temporary || destructionDoesNothing(Temporary->getType());
+  }
+  return destructionDoesNothing(VD->getType());
+}
+
+/// Whether \p E is code a thread runs: a statement other than `return`, or
+/// the destruction of an object whose destructor runs code. The CFG lists
+/// the destructors of locals where their scopes end (on every way out,
+/// `return` included), after the statements.
+static bool isCodeElement(const CFGElement &E) {
+  if (auto CS = E.getAs<CFGStmt>())
+    return !isa<ReturnStmt>(CS->getStmt());
+  if (auto Auto = E.getAs<CFGAutomaticObjDtor>())
+    return !leavingScopeDoesNothing(Auto->getVarDecl());
+  if (auto Base = E.getAs<CFGBaseDtor>())
+    return !destructionDoesNothing(Base->getBaseSpecifier()->getType());
+  if (auto Member = E.getAs<CFGMemberDtor>())
+    return !destructionDoesNothing(Member->getFieldDecl()->getType());
+  if (auto Temporary = E.getAs<CFGTemporaryDtor>())
+    return !destructionDoesNothing(
+        Temporary->getBindTemporaryExpr()->getType());
+  return E.getAs<CFGImplicitDtor>().has_value();
+}
+
 /// Control dependence and reachability for one CFG, each computed once for
 /// the whole function so that the cost stays near-linear in its size.
 ///
@@ -740,7 +801,8 @@ struct FunctionDependence::ControlInfo {
 
   /// Whether the statements of \p B can be seen by other threads: they name
   /// a `__shared__` variable, call a function that is not modelled (it may
-  /// touch shared memory or wait), or run inline asm.
+  /// touch shared memory or wait), or run inline asm. A destructor that runs
+  /// code is such a call.
   bool isObservable(const CFGBlock *B) {
     auto It = Observable.find(B);
     if (It != Observable.end())
@@ -748,7 +810,7 @@ struct FunctionDependence::ControlInfo {
     bool Result = false;
     for (const CFGElement &E : *B) {
       auto CS = E.getAs<CFGStmt>();
-      if (CS && touchesOtherThreads(CS->getStmt())) {
+      if (CS ? touchesOtherThreads(CS->getStmt()) : isCodeElement(E)) {
         Result = true;
         break;
       }
@@ -855,10 +917,7 @@ struct FunctionDependence::ControlInfo {
       llvm::BitVector Shared = reach(S);
       Shared &= AfterX;
       for (unsigned ID : Shared.set_bits())
-        if (llvm::any_of(*Blocks[ID], [](const CFGElement &E) {
-              return E.getAs<CFGStmt>().has_value() &&
-                     !isa<ReturnStmt>(E.castAs<CFGStmt>().getStmt());
-            })) {
+        if (llvm::any_of(*Blocks[ID], isCodeElement)) {
           AllExit = false;
           break;
         }
@@ -1002,10 +1061,7 @@ struct FunctionDependence::ControlInfo {
     llvm::BitVector Shared = reach(After);
     Shared &= reachableFrom(X, C);
     for (unsigned ID : Shared.set_bits())
-      if (llvm::any_of(*Blocks[ID], [](const CFGElement &E) {
-            return E.getAs<CFGStmt>().has_value() &&
-                   !isa<ReturnStmt>(E.castAs<CFGStmt>().getStmt());
-          }))
+      if (llvm::any_of(*Blocks[ID], isCodeElement))
         return false;
     return true;
   }
@@ -1075,16 +1131,35 @@ static bool isEmptyCallPart(const Stmt *S) {
   return Body && Body->body_empty();
 }
 
+/// Whether \p S destroys a temporary whose destructor runs code: the end of
+/// a full expression.
+static bool destroysTemporaryWithCode(const Stmt *S) {
+  if (!S)
+    return false;
+  if (const auto *Bind = dyn_cast<CXXBindTemporaryExpr>(S))
+    if (!destructionDoesNothing(Bind->getType()))
+      return true;
+  for (const Stmt *Child : S->children())
+    if (destroysTemporaryWithCode(Child))
+      return true;
+  return false;
+}
+
 bool FunctionDependence::isTailCall(const CallExpr *Call,
                                     const CFGBlock *B) const {
   // Nothing after the call in its block but the call's own full expression,
   // calls that do nothing and a `return;`, and nothing but empty blocks on
-  // to the exit.
+  // to the exit. Destructors count: the locals alive at the call are
+  // destroyed after it, on the way out, and one that runs code (waits at a
+  // barrier, touches shared memory) is an action after the call.
   bool Seen = false;
   for (const CFGElement &E : *B) {
     auto CS = E.getAs<CFGStmt>();
-    if (!CS)
+    if (!CS) {
+      if (Seen && isCodeElement(E))
+        return false;
       continue;
+    }
     if (CS->getStmt() == Call) {
       Seen = true;
       continue;
@@ -1092,12 +1167,16 @@ bool FunctionDependence::isTailCall(const CallExpr *Call,
     if (!Seen)
       continue;
     const auto *Ret = dyn_cast<ReturnStmt>(CS->getStmt());
-    if (!(Ret && !Ret->getRetValue()) &&
-        !isa<ExprWithCleanups>(CS->getStmt()) &&
+    const auto *Cleanups = dyn_cast<ExprWithCleanups>(CS->getStmt());
+    if (Cleanups && destroysTemporaryWithCode(Cleanups))
+      return false;
+    if (!(Ret && !Ret->getRetValue()) && !Cleanups &&
         !isEmptyCallPart(CS->getStmt()))
       return false;
   }
-  if (!Seen)
+  // A by-value parameter is destroyed at the end too, and the CFG does not
+  // list it.
+  if (!Seen || !llvm::all_of(Function->parameters(), leavingScopeDoesNothing))
     return false;
   const CFGBlock *Exit = &Graph->getExit();
   llvm::SmallVector<const CFGBlock *, 4> Work(B->succ_begin(), B->succ_end());
@@ -1106,10 +1185,8 @@ bool FunctionDependence::isTailCall(const CallExpr *Call,
     const CFGBlock *Next = Work.pop_back_val();
     if (!Next || Next == Exit || !Visited.insert(Next).second)
       continue;
-    for (const CFGElement &E : *Next)
-      if (auto CS = E.getAs<CFGStmt>())
-        if (!isa<ReturnStmt>(CS->getStmt()))
-          return false;
+    if (llvm::any_of(*Next, isCodeElement))
+      return false;
     Work.append(Next->succ_begin(), Next->succ_end());
   }
   return true;
@@ -2516,6 +2593,10 @@ struct ThreadDependenceAnalysis::Store {
     Manager.getCFGBuildOptions().setAllAlwaysAdd();
     // Constructors' member initialisers, as elements of their CFGs.
     Manager.getCFGBuildOptions().AddInitializers = true;
+    // The destructors of locals where their scopes end: code a thread runs
+    // on its way out of the kernel (isCodeElement). Only classes whose
+    // destructor is not trivial add elements.
+    Manager.getCFGBuildOptions().AddImplicitDtors = true;
   }
 
   const ASTContext *Context;

@@ -403,3 +403,238 @@ void launchFixedHeights(const float *a, float *x, int k) {
     break;
   }
 }
+
+// Destructors run on the way out. A local whose destructor writes shared
+// memory when the kernel's scope ends: the threads that skip the guard run
+// it while the others wait at the barrier.
+struct SharedWriteOnExit {
+  float *slot;
+  __device__ ~SharedWriteOnExit() { *slot = 1.0f; }
+};
+__global__ void wrappingGuardBesideSharedDestructor(float *a, int n) {
+  __shared__ float s[257];
+  SharedWriteOnExit last{&s[256]};
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    s[threadIdx.x] = a[i];
+    __syncthreads();
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: barrier '__syncthreads' may be reached by only some threads of the block [cuda-divergent-barrier]
+    // CHECK-NOTES: :[[@LINE-4]]:7: note: threads of a block may disagree on this condition: it depends on 'threadIdx.x' through 'i'
+    a[i] = s[threadIdx.x ^ 1];
+  }
+}
+
+// A destructor that waits at a barrier, run by the threads that return.
+struct BarrierOnExit {
+  __device__ ~BarrierOnExit() { __syncthreads(); }
+};
+__global__ void earlyReturnBesideSyncingDestructor(float *a, int n) {
+  __shared__ float s[256];
+  BarrierOnExit last;
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  s[threadIdx.x] = a[i];
+  __syncthreads();
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: barrier '__syncthreads' may be reached by only some threads of the block [cuda-divergent-barrier]
+  // CHECK-NOTES: :[[@LINE-5]]:7: note: threads of a block may disagree on this condition: it depends on 'threadIdx.x' through 'i'
+  a[i] = s[threadIdx.x ^ 1];
+}
+
+// Silent: an empty destructor does nothing on the way out, and one in the
+// guard's own scope runs only in the threads that stayed.
+struct NothingOnExit {
+  int tag;
+  __device__ ~NothingOnExit() {}
+};
+__global__ void earlyReturnBesideEmptyDestructor(float *a, int n) {
+  __shared__ float s[256];
+  NothingOnExit last{1};
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  s[threadIdx.x] = a[i];
+  __syncthreads();
+  a[i] = s[threadIdx.x ^ 1];
+}
+__global__ void wrappingGuardWithInnerDestructor(float *a, int n) {
+  __shared__ float s[257];
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    SharedWriteOnExit last{&s[256]};
+    s[threadIdx.x] = a[i];
+    __syncthreads();
+    a[i] = s[threadIdx.x ^ 1];
+  }
+}
+
+// CUTLASS's generic kernel (device_kernel.h): a local functor, an operator
+// call on it, then `synclog_print()`, empty without its debug macro. The
+// functor's batch loop is guarded as in the GEMV (gemv_blockscaled.h): the
+// rows past m skip every iteration and return. The operator call is the
+// kernel's last action, so those rows then leave the kernel. Each functor
+// has its own operator(), so that each kernel's verdict shows on its own.
+struct GemvParams {
+  const float *a;
+  float *out;
+  int m;
+  int batches;
+};
+struct GemvShared {
+  float s[256];
+  float flag;
+};
+__device__ void synclogPrint() {}
+
+template <typename Operator>
+__global__ void cutlassKernel(GemvParams params) {
+  extern __shared__ int storageBase[];
+  GemvShared *storage = reinterpret_cast<GemvShared *>(storageBase);
+  Operator op;
+  op(params, *storage);
+  synclogPrint();
+}
+
+struct GemvOp {
+  __device__ void operator()(const GemvParams &p, GemvShared &storage) {
+    const int m = p.m;
+    const int batches = p.batches;
+    for (int b = blockIdx.z; b < batches; b += gridDim.z) {
+      int row = blockIdx.x * blockDim.y + threadIdx.y;
+      if (row < m) {
+        storage.s[threadIdx.x] = p.a[b * m + row];
+        __syncthreads();
+        p.out[b * m + row] = storage.s[threadIdx.x ^ 1];
+      }
+    }
+  }
+};
+
+// A destructor with an empty body does nothing at the kernel's end.
+struct GemvOpEmptyDestructor {
+  __device__ ~GemvOpEmptyDestructor() {}
+  __device__ void operator()(const GemvParams &p, GemvShared &storage) {
+    const int m = p.m;
+    const int batches = p.batches;
+    for (int b = blockIdx.z; b < batches; b += gridDim.z) {
+      int row = blockIdx.x * blockDim.y + threadIdx.y;
+      if (row < m) {
+        storage.s[threadIdx.x] = p.a[b * m + row];
+        __syncthreads();
+        p.out[b * m + row] = storage.s[threadIdx.x ^ 1];
+      }
+    }
+  }
+};
+
+// The twins: the skipping rows do something after the operator call, so
+// the stayers' barrier waits for threads that have not left.
+
+// A barrier in the kernel after the call.
+struct GemvOpThenBarrier {
+  __device__ void operator()(const GemvParams &p, GemvShared &storage) {
+    const int m = p.m;
+    const int batches = p.batches;
+    for (int b = blockIdx.z; b < batches; b += gridDim.z) {
+      int row = blockIdx.x * blockDim.y + threadIdx.y;
+      if (row < m) {
+        storage.s[threadIdx.x] = p.a[b * m + row];
+        __syncthreads();
+        // CHECK-NOTES: :[[@LINE-1]]:9: warning: barrier '__syncthreads' may be reached by only some threads of the block [cuda-divergent-barrier]
+        // CHECK-NOTES: :[[@LINE-4]]:11: note: threads of a block may disagree on this condition: it depends on 'threadIdx.y' through 'row'
+        p.out[b * m + row] = storage.s[threadIdx.x ^ 1];
+      }
+    }
+  }
+};
+__global__ void cutlassKernelThenBarrier(GemvParams params) {
+  extern __shared__ int storageBase[];
+  GemvShared *storage = reinterpret_cast<GemvShared *>(storageBase);
+  GemvOpThenBarrier op;
+  op(params, *storage);
+  __syncthreads();
+}
+
+// Shared memory written in the kernel after the call.
+struct GemvOpThenShared {
+  __device__ void operator()(const GemvParams &p, GemvShared &storage) {
+    const int m = p.m;
+    const int batches = p.batches;
+    for (int b = blockIdx.z; b < batches; b += gridDim.z) {
+      int row = blockIdx.x * blockDim.y + threadIdx.y;
+      if (row < m) {
+        storage.s[threadIdx.x] = p.a[b * m + row];
+        __syncthreads();
+        // CHECK-NOTES: :[[@LINE-1]]:9: warning: barrier '__syncthreads' may be reached by only some threads of the block [cuda-divergent-barrier]
+        // CHECK-NOTES: :[[@LINE-4]]:11: note: threads of a block may disagree on this condition: it depends on 'threadIdx.y' through 'row'
+        p.out[b * m + row] = storage.s[threadIdx.x ^ 1];
+      }
+    }
+  }
+};
+__global__ void cutlassKernelThenShared(GemvParams params) {
+  extern __shared__ int storageBase[];
+  GemvShared *storage = reinterpret_cast<GemvShared *>(storageBase);
+  GemvOpThenShared op;
+  op(params, *storage);
+  storage->flag = 1.0f;
+}
+
+// The functor's destructor waits at a barrier when the kernel's scope ends,
+// after the call: the call is not the kernel's last action.
+struct GemvOpSyncingDestructor {
+  __device__ ~GemvOpSyncingDestructor() { __syncthreads(); }
+  __device__ void operator()(const GemvParams &p, GemvShared &storage) {
+    const int m = p.m;
+    const int batches = p.batches;
+    for (int b = blockIdx.z; b < batches; b += gridDim.z) {
+      int row = blockIdx.x * blockDim.y + threadIdx.y;
+      if (row < m) {
+        storage.s[threadIdx.x] = p.a[b * m + row];
+        __syncthreads();
+        // CHECK-NOTES: :[[@LINE-1]]:9: warning: barrier '__syncthreads' may be reached by only some threads of the block [cuda-divergent-barrier]
+        // CHECK-NOTES: :[[@LINE-4]]:11: note: threads of a block may disagree on this condition: it depends on 'threadIdx.y' through 'row'
+        p.out[b * m + row] = storage.s[threadIdx.x ^ 1];
+      }
+    }
+  }
+};
+
+// Another local, declared before the functor, writes shared memory in its
+// destructor at the kernel's end.
+struct SharedFlagOnExit {
+  GemvShared *storage;
+  __device__ ~SharedFlagOnExit() { storage->flag = 1.0f; }
+};
+struct GemvOpBesideSharedDestructor {
+  __device__ void operator()(const GemvParams &p, GemvShared &storage) {
+    const int m = p.m;
+    const int batches = p.batches;
+    for (int b = blockIdx.z; b < batches; b += gridDim.z) {
+      int row = blockIdx.x * blockDim.y + threadIdx.y;
+      if (row < m) {
+        storage.s[threadIdx.x] = p.a[b * m + row];
+        __syncthreads();
+        // CHECK-NOTES: :[[@LINE-1]]:9: warning: barrier '__syncthreads' may be reached by only some threads of the block [cuda-divergent-barrier]
+        // CHECK-NOTES: :[[@LINE-4]]:11: note: threads of a block may disagree on this condition: it depends on 'threadIdx.y' through 'row'
+        p.out[b * m + row] = storage.s[threadIdx.x ^ 1];
+      }
+    }
+  }
+};
+__global__ void cutlassKernelBesideSharedDestructor(GemvParams params) {
+  extern __shared__ int storageBase[];
+  GemvShared *storage = reinterpret_cast<GemvShared *>(storageBase);
+  SharedFlagOnExit flag{storage};
+  GemvOpBesideSharedDestructor op;
+  op(params, *storage);
+  synclogPrint();
+}
+
+void launchCutlassKernels(GemvParams params) {
+  cutlassKernel<GemvOp><<<1, dim3(32, 8), sizeof(GemvShared)>>>(params);
+  cutlassKernel<GemvOpEmptyDestructor>
+      <<<1, dim3(32, 8), sizeof(GemvShared)>>>(params);
+  cutlassKernel<GemvOpSyncingDestructor>
+      <<<1, dim3(32, 8), sizeof(GemvShared)>>>(params);
+}

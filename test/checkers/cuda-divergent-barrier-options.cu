@@ -71,3 +71,19 @@ __global__ void wrappingGuard(float *a, int n) {
     a[i] = s[threadIdx.x ^ 1];
   }
 }
+
+// An early return from a helper the kernel calls last: the returning
+// threads leave the kernel, silent by default; under the pre-Volta rule they
+// still hold the barrier up, as in the kernel itself.
+__device__ void rowsHelper(float *a, int n) {
+  __shared__ float s[256];
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  s[threadIdx.x] = a[i];
+  __syncthreads();
+  // CHECK-NOTES-PREVOLTA: :[[@LINE-1]]:3: warning: barrier '__syncthreads' may be reached by only some threads of the block [cuda-divergent-barrier]
+  // CHECK-NOTES-PREVOLTA: :[[@LINE-5]]:7: note: threads of a block may disagree on this condition: it depends on 'threadIdx.x' through 'i'
+  a[i] = s[threadIdx.x ^ 1];
+}
+__global__ void helperLast(float *a, int n) { rowsHelper(a, n); }
