@@ -26,6 +26,7 @@ public:
   KernelLaunches Launches;
 
   void analyze(const ProgramLaunches *Index) {
+    Launches.resolveHelperLaunches(Dependence.getContext());
     SlowestAnalysis Slowest;
     for (const FunctionDecl *Kernel : Launches.kernels())
       Slowest.time(Kernel->getNameAsString(), [&] {

@@ -125,6 +125,15 @@ public:
                  DiagnosticIDs::Note)
           << Disagreeing << What[static_cast<int>(D.Kind)] << D.Reason
           << D.Condition->getSourceRange();
+      if (D.MatchedOnOtherArm)
+        Check.diag(D.Condition->getBeginLoc(),
+                   "each side of this condition reaches '%0' as often as the "
+                   "other, but at a different call: a block barrier must be "
+                   "executed by all threads of the block at the same "
+                   "instruction, even when the sides split the block between "
+                   "whole warps",
+                   DiagnosticIDs::Note)
+            << D.BarrierName << D.Condition->getSourceRange();
     }
     if (D.Callee)
       Check.diag(D.Barrier->getBeginLoc(), "barrier '%0' is reached here",

@@ -42,6 +42,30 @@ private:
   const VarDecl *Pointer;
 };
 
+/// The parameter of \p Function that \p E names, looking through the copy
+/// of a `dim3` and implicit conversions.
+std::optional<unsigned> parameterNamed(const Expr *E,
+                                       const FunctionDecl *Function) {
+  for (unsigned Depth = 0; E && Depth < 4; ++Depth) {
+    E = E->IgnoreImplicit()->IgnoreParenImpCasts();
+    if (const auto *Construct = dyn_cast<CXXConstructExpr>(E);
+        Construct && Construct->getNumArgs() == 1) {
+      E = Construct->getArg(0);
+      continue;
+    }
+    const auto *Ref = dyn_cast<DeclRefExpr>(E);
+    const auto *Param = Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
+    if (!Param || Param->getDeclContext() != Function)
+      return std::nullopt;
+    return Param->getFunctionScopeIndex();
+  }
+  return std::nullopt;
+}
+
+const FunctionDecl *definitionOf(const FunctionDecl *FD) {
+  return FD && FD->getDefinition() ? FD->getDefinition() : FD;
+}
+
 } // namespace
 
 void KernelLaunches::addLaunch(const CUDAKernelCallExpr *Launch,
@@ -50,6 +74,22 @@ void KernelLaunches::addLaunch(const CUDAKernelCallExpr *Launch,
   if (const FunctionDecl *Kernel = Launch->getDirectCallee()) {
     Targets.push_back(Kernel->getDefinition() ? Kernel->getDefinition()
                                               : Kernel);
+  } else if (std::optional<unsigned> Parameter =
+                 Caller ? parameterNamed(Launch->getCallee(), Caller)
+                        : std::nullopt) {
+    // A launch helper: the kernel and perhaps the block come from its
+    // callers (resolveHelperLaunches).
+    HelperLaunch Helper;
+    Helper.Helper = definitionOf(Caller);
+    Helper.KernelParameter = *Parameter;
+    if (Launch->getConfig()->getNumArgs() > 1) {
+      const Expr *Block = Launch->getConfig()->getArg(1);
+      Helper.Shape = Values.blockShape(Block, Launch);
+      if (!Helper.Shape)
+        Helper.BlockParameter = parameterNamed(Block, Caller);
+    }
+    HelperLaunches.push_back(Helper);
+    return;
   } else if (const auto *Ref = dyn_cast<DeclRefExpr>(
                  Launch->getCallee()->IgnoreParenImpCasts())) {
     const auto *Pointer = dyn_cast<VarDecl>(Ref->getDecl());
@@ -102,24 +142,105 @@ void KernelLaunches::addLaunch(const CUDAKernelCallExpr *Launch,
       if (!Indexed.Kernel.empty())
         Seen.push_back(std::move(Indexed));
     }
-    if (!Shape) {
-      Unknown.insert(Kernel);
-      continue;
-    }
-    auto &Known = Shapes[Kernel];
-    auto Same = llvm::find_if(Known, [&](const BlockShape &Other) {
-      return Other.Dim == Shape->Dim;
-    });
-    if (Same != Known.end()) {
-      // Only values every launch of the shape passes stay bound.
-      llvm::erase_if(Same->Arguments, [&](const auto &Argument) {
-        return Bound->argument(Argument.first) != Argument.second;
-      });
-      continue;
-    }
-    if (Known.size() < 4)
-      Known.push_back(*Bound);
+    addShape(Kernel, Shape, Bound);
   }
+}
+
+void KernelLaunches::addShape(const FunctionDecl *Kernel,
+                              const std::optional<BlockShape> &Shape,
+                              const std::optional<BlockShape> &Bound) {
+  if (!Shape || !Bound) {
+    Unknown.insert(Kernel);
+    return;
+  }
+  auto &Known = Shapes[Kernel];
+  auto Same = llvm::find_if(Known, [&](const BlockShape &Other) {
+    return Other.Dim == Shape->Dim;
+  });
+  if (Same != Known.end()) {
+    // Only values every launch of the shape passes stay bound.
+    llvm::erase_if(Same->Arguments, [&](const auto &Argument) {
+      return Bound->argument(Argument.first) != Argument.second;
+    });
+    return;
+  }
+  if (Known.size() < 4)
+    Known.push_back(*Bound);
+}
+
+void KernelLaunches::addCall(const CallExpr *Call, const FunctionDecl *Caller) {
+  if (isa<CUDAKernelCallExpr, CXXOperatorCallExpr, CXXMemberCallExpr>(Call) ||
+      !Call->getDirectCallee())
+    return;
+  if (llvm::any_of(Call->arguments(), [](const Expr *Arg) {
+        return Arg->getType()->isFunctionPointerType();
+      }))
+    PointerCalls.push_back({Call, Caller});
+}
+
+void KernelLaunches::resolveHelperLaunches(ASTContext &Context) {
+  llvm::DenseMap<const FunctionDecl *, std::unique_ptr<HostValues>> Values;
+  auto ValuesIn = [&](const FunctionDecl *F) -> HostValues & {
+    auto &Slot = Values[F];
+    if (!Slot)
+      Slot = std::make_unique<HostValues>(F, Context);
+    return *Slot;
+  };
+  // Helpers found while resolving (a caller passing on its own parameter)
+  // are appended and resolved in turn.
+  for (size_t I = 0; I < HelperLaunches.size(); ++I) {
+    const HelperLaunch Launch = HelperLaunches[I];
+    for (const auto &[Call, Caller] : PointerCalls) {
+      if (definitionOf(Call->getDirectCallee()) != Launch.Helper ||
+          Launch.KernelParameter >= Call->getNumArgs())
+        continue;
+      std::optional<BlockShape> Shape = Launch.Shape;
+      std::optional<unsigned> BlockParameter;
+      if (!Shape && Launch.BlockParameter &&
+          *Launch.BlockParameter < Call->getNumArgs()) {
+        const Expr *Block = Call->getArg(*Launch.BlockParameter);
+        Shape = ValuesIn(Caller).blockShape(Block, Call);
+        if (!Shape)
+          BlockParameter = parameterNamed(Block, Caller);
+      }
+      const Expr *Argument = Call->getArg(Launch.KernelParameter);
+      if (std::optional<unsigned> Passed = parameterNamed(Argument, Caller)) {
+        HelperLaunch Outer{Caller, *Passed, Shape, BlockParameter,
+                           Launch.Depth + 1};
+        // A helper called several times with the same parameters is one
+        // helper launch of its caller.
+        bool Known = llvm::any_of(HelperLaunches, [&](const HelperLaunch &H) {
+          return H.Helper == Outer.Helper &&
+                 H.KernelParameter == Outer.KernelParameter &&
+                 H.BlockParameter == Outer.BlockParameter &&
+                 H.Shape.has_value() == Outer.Shape.has_value() &&
+                 (!H.Shape || H.Shape->Dim == Outer.Shape->Dim);
+        });
+        if (Launch.Depth < 4 && !Known)
+          HelperLaunches.push_back(Outer);
+        continue;
+      }
+      PointerTargets Targets(nullptr);
+      const Expr *Named = Argument->IgnoreParenCasts();
+      if (const auto *UO = dyn_cast<UnaryOperator>(Named);
+          UO && UO->getOpcode() == UO_AddrOf)
+        Named = UO->getSubExpr()->IgnoreParenCasts();
+      const auto *Ref = dyn_cast<DeclRefExpr>(Named);
+      const auto *Pointer = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+      if (Pointer && Pointer->hasLocalStorage() && Caller->getBody()) {
+        PointerTargets Finder(Pointer);
+        if (Pointer->getInit())
+          Finder.add(Pointer->getInit());
+        Finder.TraverseStmt(const_cast<Stmt *>(Caller->getBody()));
+        Targets.Kernels = Finder.Kernels;
+      } else {
+        Targets.add(Argument);
+      }
+      for (const FunctionDecl *Kernel : Targets.Kernels)
+        addShape(Kernel, Shape, Shape);
+    }
+  }
+  HelperLaunches.clear();
 }
 
 llvm::ArrayRef<BlockShape>
@@ -465,11 +586,14 @@ void KernelLaunches::collect(
   if (const auto *Host = Result.Nodes.getNodeAs<FunctionDecl>("host")) {
     if (!Host->isDependentContext()) {
       std::optional<HostValues> Values;
-      forEachLaunch(Host, [&](const CUDAKernelCallExpr *Launch) {
-        if (!Values)
-          Values.emplace(Host, *Result.Context);
-        addLaunch(Launch, Host, *Values);
-      });
+      forEachLaunch(
+          Host,
+          [&](const CUDAKernelCallExpr *Launch) {
+            if (!Values)
+              Values.emplace(Host, *Result.Context);
+            addLaunch(Launch, Host, *Values);
+          },
+          [&](const CallExpr *Call) { addCall(Call, Host); });
     }
     return;
   }

@@ -44,6 +44,19 @@ public:
   /// every kernel assigned to the pointer in \p Caller.
   void addLaunch(const CUDAKernelCallExpr *Launch, const FunctionDecl *Caller,
                  clang::cuda_tidy::HostValues &Values);
+  /// Records \p Call, made in \p Caller, when it passes a function pointer:
+  /// it may hand a kernel to a launch helper (see resolveHelperLaunches).
+  void addCall(const CallExpr *Call, const FunctionDecl *Caller);
+  /// Adds the launches made inside launch helpers: a `<<<...>>>` launch of
+  /// a parameter of its function H (`template <class K> void launch(K k,
+  /// dim3 b) { k<<<g, b>>>(...); }`) launches, at each call of H recorded by
+  /// addCall, the kernel passed for that parameter (named, through a local
+  /// pointer, or a parameter of the caller that is itself such a helper, to
+  /// a depth of four), with the block shape H's launch gives when that is a
+  /// constant, or else the constant passed for H's block parameter. A block
+  /// made otherwise (a member of a structure parameter) makes the kernel's
+  /// shapes unknown. Call once, after the last collect().
+  void resolveHelperLaunches(ASTContext &Context);
   /// Every launch seen, as the launch index records it.
   llvm::ArrayRef<IndexedLaunch> seen() const { return Seen; }
   /// Writes seen() to the launch index in \p Dir (the pre-pass); false on
@@ -69,6 +82,24 @@ public:
             const ProgramLaunches *Index = nullptr) const;
 
 private:
+  /// A launch whose kernel is parameter KernelParameter of Helper; its block
+  /// is Shape when that is known there, else parameter BlockParameter's
+  /// argument, else unknown.
+  struct HelperLaunch {
+    const FunctionDecl *Helper = nullptr;
+    unsigned KernelParameter = 0;
+    std::optional<clang::cuda_tidy::BlockShape> Shape;
+    std::optional<unsigned> BlockParameter;
+    unsigned Depth = 0;
+  };
+  /// Adds \p Shape (none: not a constant) to \p Kernel's shapes; \p Bound
+  /// is the shape with the argument values every launch of it passes.
+  void addShape(const FunctionDecl *Kernel,
+                const std::optional<clang::cuda_tidy::BlockShape> &Shape,
+                const std::optional<clang::cuda_tidy::BlockShape> &Bound);
+
+  llvm::SmallVector<HelperLaunch, 2> HelperLaunches;
+  std::vector<std::pair<const CallExpr *, const FunctionDecl *>> PointerCalls;
   llvm::SmallVector<const FunctionDecl *, 8> Kernels;
   llvm::DenseMap<const FunctionDecl *,
                  llvm::SmallVector<clang::cuda_tidy::BlockShape, 2>>

@@ -52,6 +52,13 @@ struct DivergentBarrier {
   /// parameter whose argument at Site is thread-dependent.
   const ParmVarDecl *Parameter = nullptr;
   const Expr *Argument = nullptr;
+  /// The deciding branch has two arms that each reach the same number of
+  /// block barriers, direct calls, before they join (`if (c) { ...;
+  /// __syncthreads(); } else { __syncthreads(); }`): every thread arrives at
+  /// barrier 0 equally often, but at different instructions, which a block
+  /// barrier does not allow (see matchedBarrierArms). Said in a note, since
+  /// it is the obvious objection to the warning.
+  bool MatchedOnOtherArm = false;
   /// The threads that miss the barrier are those that return early from
   /// Function, a __device__ function: a fault only if they then do more
   /// than leave the kernel (see onlyCalledBeforeKernelExit).

@@ -1100,6 +1100,13 @@ FunctionDependence::getControlClosure(const CFGBlock *B) const {
   return Control->closure(B);
 }
 
+const CFGBlock *
+FunctionDependence::getImmediatePostDominator(const CFGBlock *B) const {
+  const auto *Node = Control->PostDom.getBase().getNode(B);
+  const auto *Parent = Node ? Node->getIDom() : nullptr;
+  return Parent ? Parent->getBlock() : nullptr;
+}
+
 bool FunctionDependence::reaches(const CFGBlock *From, const CFGBlock *To,
                                  const CFGBlock *Avoid) const {
   if (!Avoid)

@@ -310,6 +310,10 @@ public:
 
   /// Every block \p B is control dependent on, transitively; nearest first.
   llvm::ArrayRef<const CFGBlock *> getControlClosure(const CFGBlock *B) const;
+  /// The nearest block every path from \p B to the exit passes (the exit
+  /// block when the paths meet nowhere earlier); null for a block that
+  /// cannot reach the exit.
+  const CFGBlock *getImmediatePostDominator(const CFGBlock *B) const;
   /// Whether \p To can be reached from \p From without passing \p Avoid.
   bool reaches(const CFGBlock *From, const CFGBlock *To,
                const CFGBlock *Avoid = nullptr) const;

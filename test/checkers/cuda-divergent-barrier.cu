@@ -38,8 +38,10 @@ __global__ void twoBarriersOnTwoSides(float *a) {
     __syncthreads();
   // CHECK-NOTES: :[[@LINE-3]]:5: warning: barrier '__syncthreads' may be reached by only some threads of the block [cuda-divergent-barrier]
   // CHECK-NOTES: :[[@LINE-5]]:7: note: threads of a block may disagree on this condition: it depends on 'threadIdx.x' through 'tid'
-  // CHECK-NOTES: :[[@LINE-3]]:5: warning: barrier '__syncthreads' may be reached by only some threads of the block [cuda-divergent-barrier]
-  // CHECK-NOTES: :[[@LINE-7]]:7: note: threads of a block may disagree on this condition: it depends on 'threadIdx.x' through 'tid'
+  // CHECK-NOTES: :[[@LINE-6]]:7: note: each side of this condition reaches '__syncthreads' as often as the other, but at a different call: a block barrier must be executed by all threads of the block at the same instruction, even when the sides split the block between whole warps
+  // CHECK-NOTES: :[[@LINE-4]]:5: warning: barrier '__syncthreads' may be reached by only some threads of the block [cuda-divergent-barrier]
+  // CHECK-NOTES: :[[@LINE-8]]:7: note: threads of a block may disagree on this condition: it depends on 'threadIdx.x' through 'tid'
+  // CHECK-NOTES: :[[@LINE-9]]:7: note: each side of this condition reaches '__syncthreads' as often as the other, but at a different call: a block barrier must be executed by all threads of the block at the same instruction, even when the sides split the block between whole warps
 }
 
 __global__ void splitInsideWarp(float *a) {
@@ -173,8 +175,10 @@ __global__ void returnAfterBarrierOnOneSide(float *a) {
   __syncthreads();
   // CHECK-NOTES: :[[@LINE-4]]:5: warning: barrier '__syncthreads' may be reached by only some threads of the block [cuda-divergent-barrier]
   // CHECK-NOTES: :[[@LINE-6]]:7: note: threads of a block may disagree on this condition: it depends on 'threadIdx.x'
-  // CHECK-NOTES: :[[@LINE-3]]:3: warning: barrier '__syncthreads' may be reached by only some threads of the block [cuda-divergent-barrier]
-  // CHECK-NOTES: :[[@LINE-8]]:7: note: threads of a block may disagree on this condition: it depends on 'threadIdx.x'
+  // CHECK-NOTES: :[[@LINE-7]]:7: note: each side of this condition reaches '__syncthreads' as often as the other, but at a different call: a block barrier must be executed by all threads of the block at the same instruction, even when the sides split the block between whole warps
+  // CHECK-NOTES: :[[@LINE-4]]:3: warning: barrier '__syncthreads' may be reached by only some threads of the block [cuda-divergent-barrier]
+  // CHECK-NOTES: :[[@LINE-9]]:7: note: threads of a block may disagree on this condition: it depends on 'threadIdx.x'
+  // CHECK-NOTES: :[[@LINE-10]]:7: note: each side of this condition reaches '__syncthreads' as often as the other, but at a different call: a block barrier must be executed by all threads of the block at the same instruction, even when the sides split the block between whole warps
 }
 
 // A return from a __device__ function goes back to the caller.
