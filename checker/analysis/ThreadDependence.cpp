@@ -2126,11 +2126,25 @@ bool isSubscriptUse(const DeclRefExpr *Use,
   return false;
 }
 
+bool mentionsVariable(const Stmt *S, const VarDecl *VD) {
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(S); DRE && DRE->getDecl() == VD)
+    return true;
+  for (const Stmt *Child : S->children())
+    if (Child && mentionsVariable(Child, VD))
+      return true;
+  return false;
+}
+
 bool onlySubscriptUses(const Stmt *S, const VarDecl *VD,
                        llvm::SmallVectorImpl<const Stmt *> &Ancestors) {
   if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
     if (DRE->getDecl() == VD && !isSubscriptUse(DRE, Ancestors))
       return false;
+  // A lambda names a static local without capturing it, and its stores run
+  // in a CFG of their own, out of sight of the barrier intervals.
+  if (const auto *LE = dyn_cast<LambdaExpr>(S))
+    return !mentionsVariable(LE, VD) &&
+           !(LE->getBody() && mentionsVariable(LE->getBody(), VD));
   Ancestors.push_back(S);
   for (const Stmt *Child : S->children())
     if (Child && !onlySubscriptUses(Child, VD, Ancestors))
@@ -2148,7 +2162,9 @@ bool DependenceBuilder::usedOnlyBySubscripts(const VarDecl *VD) {
   const auto *Array =
       dyn_cast<ConstantArrayType>(VD->getType()->getAsArrayTypeUnsafe());
   llvm::SmallVector<const Stmt *, 16> Ancestors;
+  // An `extern __shared__` array shares its storage with every other one.
   bool Result = Array && Array->getElementType()->isScalarType() &&
+                !VD->hasExternalStorage() &&
                 VD->getDeclContext() == R.Function && R.Function->getBody() &&
                 onlySubscriptUses(R.Function->getBody(), VD, Ancestors);
   return OnlySubscripts[VD] = Result;

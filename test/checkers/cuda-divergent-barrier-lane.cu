@@ -177,6 +177,59 @@ __global__ void storeBeforeNextBarrier(const float *mask, int *out, int n) {
   out[blockIdx.x] = j;
 }
 
+// Twin: `tid % 64` is no lane: the two warps of each 64 read different
+// halves.
+__global__ void notALane(const float *mask, int *out, int n) {
+  const int tid = threadIdx.x;
+  __shared__ int buf[64];
+  int j = n - 1;
+  for (; j >= 0; --j) {
+    int all = mask[j * 128 + tid] < 0.0f;
+    all = warpAll(all);
+    if (tid % 32 == 0)
+      buf[tid / 32] = all;
+    __syncthreads();
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: barrier '__syncthreads' may be reached by only some threads of the block [cuda-divergent-barrier]
+    // CHECK-NOTES: :[[@LINE-7]]:10: note: threads of a block may disagree on this loop condition: it depends on 'threadIdx.x' through 'tid', 'all' and 'j'
+    all = buf[tid % 64];
+    __syncthreads();
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: barrier '__syncthreads' may be reached by only some threads of the block [cuda-divergent-barrier]
+    // CHECK-NOTES: :[[@LINE-11]]:10: note: threads of a block may disagree on this loop condition: it depends on 'threadIdx.x' through 'tid', 'all' and 'j'
+    all = warpAll(all);
+    if (!all)
+      break;
+  }
+  out[blockIdx.x] = j;
+}
+
+// Twin: a lambda stores to the buffer between the barriers; it names the
+// array without capturing it.
+__global__ void storeInLambda(const float *mask, int *out, int n) {
+  const int tid = threadIdx.x;
+  __shared__ int buf[32];
+  auto clear = [] { buf[1] = 0; };
+  int j = n - 1;
+  for (; j >= 0; --j) {
+    int all = mask[j * 128 + tid] < 0.0f;
+    all = warpAll(all);
+    if (tid % 32 == 0)
+      buf[tid / 32] = all;
+    __syncthreads();
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: barrier '__syncthreads' may be reached by only some threads of the block [cuda-divergent-barrier]
+    // CHECK-NOTES: :[[@LINE-7]]:10: note: threads of a block may disagree on this loop condition: it depends on 'threadIdx.x' through 'tid', 'all' and 'j'
+    all = buf[tid % 32];
+    if (tid == 0)
+      clear();
+    __syncthreads();
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: barrier '__syncthreads' may be reached by only some threads of the block [cuda-divergent-barrier]
+    // CHECK-NOTES: :[[@LINE-13]]:10: note: threads of a block may disagree on this loop condition: it depends on 'threadIdx.x' through 'tid', 'all' and 'j'
+    all = warpAll(all);
+    if (!all)
+      break;
+  }
+  out[blockIdx.x] = j;
+}
+
 // Twin: the sketch launched 48 threads wide: the second warp holds x 32-47
 // only, and `tid % 32` is not its lane in a wider block.
 __global__ void maskToMax48(const float *mask, int *out, int n) {
@@ -294,6 +347,8 @@ void launchAll(const float *mask, const int *in, int *out, int n) {
   halfWarpReduction<<<16, 128>>>(in, out, n);
   partialMask<<<16, 128>>>(mask, out, n);
   storeBeforeNextBarrier<<<16, 128>>>(mask, out, n);
+  notALane<<<16, 128>>>(mask, out, n);
+  storeInLambda<<<16, 128>>>(mask, out, n);
   maskToMax48<<<16, 48>>>(mask, out, n);
   const dim3 block(128, 1, 1);
   LaunchParams params = LaunchParams(dim3(16), block);
