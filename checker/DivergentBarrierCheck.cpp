@@ -7,6 +7,7 @@
 #include "analysis/BarrierDivergence.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
+#include <variant>
 
 using namespace clang::ast_matchers;
 using namespace clang::cuda_tidy;
@@ -19,16 +20,38 @@ class DivergentBarrierCheck::Reporter : public BarrierDivergenceHandler {
 public:
   Reporter(DivergentBarrierCheck &Check, ASTContext &Context,
            DependenceOptions Options)
-      : Check(Check), Context(Context), Dependence(Context, Options),
+      : Check(Check), Context(Context), Options(Options),
+        Dependence(Context, withLaneRules(Options)),
         Barriers(Dependence, *this) {}
 
   ASTContext &getContext() const { return Context; }
+  /// A kernel is analysed knowing lane-only values (ThreadDependence.h);
+  /// when an answer relies on them, its reports wait for the end of the
+  /// translation unit, where the launches tell whether its block's x extent
+  /// is a multiple of 32.
   void analyze(const FunctionDecl *FD) {
+    if (!FD->hasAttr<CUDAGlobalAttr>()) {
+      Slowest.time(FD->getNameAsString(), [&] { Barriers.analyze(FD); });
+      return;
+    }
+    std::vector<Report> Reports;
+    Buffer = &Reports;
     Slowest.time(FD->getNameAsString(), [&] { Barriers.analyze(FD); });
+    Buffer = nullptr;
+    const FunctionDependence *Deps = Dependence.analyze(FD);
+    if (Deps && Deps->usesLaneRule()) {
+      LaneKernels.push_back({FD, std::move(Reports)});
+      return;
+    }
+    replay(Reports);
   }
   SlowestAnalysis Slowest;
 
   void handleDivergentBarrier(const DivergentBarrier &D) override {
+    if (Buffer) {
+      Buffer->push_back(D);
+      return;
+    }
     // Decided at the end of the translation unit, once every caller is known.
     if (D.ThroughEarlyReturn)
       Pending.push_back(D);
@@ -39,6 +62,21 @@ public:
   /// Reports what early returns cause, unless every call to the function is
   /// a kernel's last action: the threads that return then leave the kernel.
   void flush() {
+    for (auto &[Kernel, Reports] : LaneKernels) {
+      if (launchesHaveWarpRows(Kernel, Launchers, Context)) {
+        replay(Reports);
+        continue;
+      }
+      // Not known to run in whole warps of one row: today's answer.
+      if (!Plain) {
+        PlainDependence =
+            std::make_unique<ThreadDependenceAnalysis>(Context, Options);
+        Plain = std::make_unique<BarrierDivergenceAnalysis>(*PlainDependence,
+                                                            *this);
+      }
+      Plain->analyze(Kernel);
+    }
+    LaneKernels.clear();
     for (const DivergentBarrier &D : Pending)
       if (!Barriers.onlyCalledBeforeKernelExit(D.Function))
         report(D);
@@ -57,6 +95,10 @@ public:
   /// known: a launch whose block is exactly as large as the exit's bound
   /// lets no thread leave.
   void handleUnwrittenSharedRead(const UnwrittenSharedRead &R) override {
+    if (Buffer) {
+      Buffer->push_back(R);
+      return;
+    }
     PendingReads.push_back(R);
   }
 
@@ -142,10 +184,33 @@ public:
   }
 
 private:
+  using Report = std::variant<DivergentBarrier, UnwrittenSharedRead>;
+  static DependenceOptions withLaneRules(DependenceOptions Options) {
+    Options.LaneRules = true;
+    return Options;
+  }
+  void replay(const std::vector<Report> &Reports) {
+    for (const Report &R : Reports) {
+      if (const auto *D = std::get_if<DivergentBarrier>(&R))
+        handleDivergentBarrier(*D);
+      else
+        handleUnwrittenSharedRead(std::get<UnwrittenSharedRead>(R));
+    }
+  }
+
   DivergentBarrierCheck &Check;
   ASTContext &Context;
+  DependenceOptions Options;
   ThreadDependenceAnalysis Dependence;
   BarrierDivergenceAnalysis Barriers;
+  /// Where a kernel's reports go while it is analysed.
+  std::vector<Report> *Buffer = nullptr;
+  /// Kernels whose answers rely on lane-only values, with their reports.
+  std::vector<std::pair<const FunctionDecl *, std::vector<Report>>> LaneKernels;
+  /// Without lane-only values, for kernels whose launches do not allow
+  /// them; made when first needed.
+  std::unique_ptr<ThreadDependenceAnalysis> PlainDependence;
+  std::unique_ptr<BarrierDivergenceAnalysis> Plain;
   std::vector<DivergentBarrier> Pending;
   std::vector<UnwrittenSharedRead> PendingReads;
   std::vector<const FunctionDecl *> Launchers;

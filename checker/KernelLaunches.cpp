@@ -501,6 +501,362 @@ bool launchesBindExitBound(const FunctionDecl *Kernel, unsigned Dim,
 
 namespace {
 
+/// \p E without what only wraps a class value: implicit nodes, parentheses,
+/// functional casts, copies and moves.
+const Expr *bareValue(const Expr *E) {
+  for (unsigned Depth = 0; E && Depth < 8; ++Depth) {
+    E = E->IgnoreImplicit()->IgnoreParenImpCasts();
+    if (const auto *Cast = dyn_cast<CXXFunctionalCastExpr>(E)) {
+      E = Cast->getSubExpr();
+      continue;
+    }
+    if (const auto *Construct = dyn_cast<CXXConstructExpr>(E);
+        Construct && Construct->getNumArgs() == 1 &&
+        Construct->getConstructor()->isCopyOrMoveConstructor()) {
+      E = Construct->getArg(0);
+      continue;
+    }
+    break;
+  }
+  return E;
+}
+
+/// The fields \p E reads, outermost last (`params.block_dims` gives
+/// `block_dims`), and the expression they are read from; false when \p E
+/// is no chain of `.` members.
+bool memberChain(const Expr *E, const Expr *&Base,
+                 llvm::SmallVectorImpl<const FieldDecl *> &Fields) {
+  E = bareValue(E);
+  while (const auto *ME = dyn_cast<MemberExpr>(E)) {
+    const auto *Field = dyn_cast<FieldDecl>(ME->getMemberDecl());
+    if (!Field || Field->getType()->isReferenceType())
+      return false;
+    Fields.insert(Fields.begin(), Field);
+    E = bareValue(ME->getBase());
+    if (ME->isArrow()) {
+      // Only a constructor's own members (`this->cfg`, or just `cfg`).
+      if (!isa<CXXThisExpr>(E))
+        return false;
+      break;
+    }
+  }
+  Base = E;
+  return true;
+}
+
+bool mentionsField(const Stmt *S, const FieldDecl *Field) {
+  if (const auto *ME = dyn_cast<MemberExpr>(S);
+      ME && ME->getMemberDecl() == Field)
+    return true;
+  for (const Stmt *Child : S->children())
+    if (Child && mentionsField(Child, Field))
+      return true;
+  return false;
+}
+
+/// What member path \p Path of the object \p Construct builds holds once
+/// the constructor has run, when the constructor copies it from one of its
+/// parameters: a member initialiser `block_dims(block_dims_)`, or a last
+/// assignment `cfg.blockDim = params.block_dims;` at the top of its body.
+/// Returns the argument that parameter gets, and sets \p Path to the
+/// members of it that are read. Null otherwise.
+const Expr *memberFromArgument(const CXXConstructExpr *Construct,
+                               llvm::SmallVectorImpl<const FieldDecl *> &Path) {
+  const FunctionDecl *Definition = nullptr;
+  if (Path.empty() || !Construct->getConstructor()->hasBody(Definition))
+    return nullptr;
+  const auto *Ctor = dyn_cast<CXXConstructorDecl>(Definition);
+  const auto *Body = Ctor ? dyn_cast<CompoundStmt>(Ctor->getBody()) : nullptr;
+  if (!Body)
+    return nullptr;
+  const Expr *Value = nullptr;
+  llvm::SmallVector<const FieldDecl *, 4> ValueFields; // The path it sets.
+  for (const CXXCtorInitializer *Init : Ctor->inits())
+    if (Init->isWritten() && Init->getMember() == Path.front()) {
+      Value = Init->getInit();
+      ValueFields.assign(1, Path.front());
+    }
+  for (const Stmt *S : Body->body()) {
+    if (const auto *E = dyn_cast<Expr>(S))
+      S = E->IgnoreImplicit();
+    // `m = v`, built in or a class's operator=.
+    const Expr *LHS = nullptr, *RHS = nullptr;
+    if (const auto *Assign = dyn_cast<BinaryOperator>(S);
+        Assign && Assign->getOpcode() == BO_Assign) {
+      LHS = Assign->getLHS();
+      RHS = Assign->getRHS();
+    } else if (const auto *Call = dyn_cast<CXXOperatorCallExpr>(S);
+               Call && Call->getOperator() == OO_Equal &&
+               Call->getNumArgs() == 2) {
+      LHS = Call->getArg(0);
+      RHS = Call->getArg(1);
+    }
+    const Expr *Target = nullptr;
+    llvm::SmallVector<const FieldDecl *, 4> Fields;
+    if (LHS && memberChain(LHS, Target, Fields) && isa<CXXThisExpr>(Target)) {
+      // A sibling of the path, or something outside it: no change.
+      size_t Common = 0;
+      while (Common < Fields.size() && Common < Path.size() &&
+             Fields[Common] == Path[Common])
+        ++Common;
+      if (Common == Fields.size() && Common <= Path.size()) {
+        // The path or an object around it is set whole.
+        Value = RHS;
+        ValueFields = Fields;
+        continue;
+      }
+      if (Common == Path.size())
+        return nullptr; // Part of the path's value changes.
+      if (!mentionsField(RHS, Path.front()))
+        continue;
+      return nullptr;
+    }
+    if (!S || mentionsField(S, Path.front()))
+      return nullptr;
+  }
+  if (!Value || ValueFields.size() != Path.size())
+    return nullptr; // Set whole (`cfg = {};`) and not since.
+  const Expr *Base = nullptr;
+  llvm::SmallVector<const FieldDecl *, 4> Read;
+  if (!memberChain(Value, Base, Read))
+    return nullptr;
+  const auto *Ref = dyn_cast<DeclRefExpr>(Base);
+  const auto *Param = Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
+  if (!Param || Param->getDeclContext() != Ctor ||
+      Param->getFunctionScopeIndex() >= Construct->getNumArgs())
+    return nullptr;
+  Path.assign(Read.begin(), Read.end());
+  return Construct->getArg(Param->getFunctionScopeIndex());
+}
+
+/// Whether \p S names \p VD outside \p At.
+bool namedOutside(const Stmt *S, const VarDecl *VD, const Stmt *At) {
+  if (S == At)
+    return false;
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(S); Ref && Ref->getDecl() == VD)
+    return true;
+  for (const Stmt *Child : S->children())
+    if (Child && namedOutside(Child, VD, At))
+      return true;
+  return false;
+}
+
+/// Follows \p E (with the members \p Path of it) back through locals and
+/// constructions in \p Function to a value with no members left to read,
+/// or to a parameter of \p Function (\p Param is set, null returned).
+const Expr *followValue(const Expr *E,
+                        llvm::SmallVectorImpl<const FieldDecl *> &Path,
+                        const Stmt *At, HostValues &Values,
+                        const FunctionDecl *Function, int &Param) {
+  for (unsigned Depth = 0; E && Depth < 12; ++Depth) {
+    const Expr *Base = nullptr;
+    llvm::SmallVector<const FieldDecl *, 4> Fields;
+    if (!memberChain(E, Base, Fields))
+      return nullptr;
+    Path.insert(Path.begin(), Fields.begin(), Fields.end());
+    E = Base;
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
+      const auto *VD = dyn_cast<VarDecl>(Ref->getDecl());
+      if (const auto *P = dyn_cast_or_null<ParmVarDecl>(VD)) {
+        if (P->getDeclContext() != Function)
+          return nullptr;
+        Param = P->getFunctionScopeIndex();
+        return nullptr;
+      }
+      if (Path.empty())
+        return E;
+      if (!VD || !VD->hasLocalStorage() || VD->getType()->isReferenceType())
+        return nullptr;
+      E = Values.reachingValue(VD, At);
+      // A local built only to be given to the launch (`&config.cfg`): its
+      // address taken there changes nothing before the launch reads it.
+      if (!E && VD->getInit() && Function->getBody() &&
+          !namedOutside(Function->getBody(), VD, At))
+        E = VD->getInit();
+      continue;
+    }
+    if (Path.empty())
+      return E;
+    const auto *Construct = dyn_cast<CXXConstructExpr>(E);
+    if (!Construct)
+      return nullptr;
+    E = memberFromArgument(Construct, Path);
+  }
+  return nullptr;
+}
+
+/// The field \p Name of the record \p T points to.
+const FieldDecl *pointeeField(QualType T, llvm::StringRef Name) {
+  const auto *Record =
+      T->isPointerType() ? T->getPointeeType()->getAsRecordDecl() : nullptr;
+  if (!Record)
+    return nullptr;
+  for (const FieldDecl *Field : Record->fields())
+    if (Field->getIdentifier() && Field->getName() == Name)
+      return Field;
+  return nullptr;
+}
+
+/// The callee the launch API call \p CE launches (its argument), and its
+/// block (with \p Path the members to read of it); null when \p CE is no
+/// `cudaLaunchKernel` or `cudaLaunchKernelEx`.
+const Expr *apiLaunch(const CallExpr *CE, const Expr *&Block,
+                      llvm::SmallVectorImpl<const FieldDecl *> &Path) {
+  const FunctionDecl *Callee = CE->getDirectCallee();
+  if (!Callee || !Callee->getIdentifier())
+    return nullptr;
+  llvm::StringRef Name = Callee->getName();
+  if ((Name == "cudaLaunchKernel" || Name == "cudaLaunchCooperativeKernel") &&
+      CE->getNumArgs() >= 3) {
+    Block = CE->getArg(2);
+    return CE->getArg(0);
+  }
+  if ((Name == "cudaLaunchKernelEx" || Name == "cudaLaunchKernelExC") &&
+      CE->getNumArgs() >= 2) {
+    const Expr *Config = CE->getArg(0)->IgnoreParenImpCasts();
+    const FieldDecl *Field = pointeeField(Config->getType(), "blockDim");
+    const auto *Address = dyn_cast<UnaryOperator>(Config);
+    if (!Field || !Address || Address->getOpcode() != UO_AddrOf) {
+      Block = nullptr; // A launch whose block cannot be read.
+      return CE->getArg(1);
+    }
+    Block = Address->getSubExpr();
+    Path.assign(1, Field);
+    return CE->getArg(1);
+  }
+  return nullptr;
+}
+
+/// Whether \p E names \p Wanted (a function, through casts and `&`).
+bool namesFunction(const Expr *E, const FunctionDecl *Wanted) {
+  E = E->IgnoreParenCasts();
+  if (const auto *UO = dyn_cast<UnaryOperator>(E);
+      UO && UO->getOpcode() == UO_AddrOf)
+    E = UO->getSubExpr()->IgnoreParenCasts();
+  const auto *Ref = dyn_cast<DeclRefExpr>(E);
+  const auto *FD = Ref ? dyn_cast<FunctionDecl>(Ref->getDecl()) : nullptr;
+  return FD && FD->getCanonicalDecl() == Wanted;
+}
+
+/// Whether \p Block's x extent at \p At is a constant multiple of 32.
+bool warpRows(const Expr *Block, const Stmt *At, HostValues &Values) {
+  const Expr *X = Block ? blockDimension(Block, 0, At, Values) : nullptr;
+  std::optional<std::int64_t> Value = X ? Values.evaluate(X, At) : std::nullopt;
+  return Value && *Value > 0 && *Value % 32 == 0;
+}
+
+} // namespace
+
+bool launchesHaveWarpRows(const FunctionDecl *Kernel,
+                          llvm::ArrayRef<const FunctionDecl *> Launchers,
+                          ASTContext &Context) {
+  const FunctionDecl *Wanted = Kernel->getCanonicalDecl();
+  bool Any = false, All = true;
+  for (const FunctionDecl *Caller : Launchers) {
+    std::optional<HostValues> Values;
+    auto Here = [&]() -> HostValues & {
+      if (!Values)
+        Values.emplace(Caller, Context);
+      return *Values;
+    };
+    // A block read where the kernel is launched, in the caller.
+    auto Check = [&](const Expr *Block,
+                     llvm::SmallVectorImpl<const FieldDecl *> &Path,
+                     const Stmt *At) {
+      int Param = -1;
+      const Expr *Value =
+          Block ? followValue(Block, Path, At, Here(), Caller, Param) : nullptr;
+      if (!Value || !warpRows(Value, At, Here()))
+        All = false;
+    };
+    // The launches a function the kernel is passed to makes of parameter
+    // \p Index, with a block read from its parameters: checked with the
+    // arguments of \p Call.
+    auto CheckWrapper = [&](const CallExpr *Call, const FunctionDecl *Wrapper,
+                            unsigned Index) {
+      const FunctionDecl *Definition = nullptr;
+      if (!Wrapper->hasBody(Definition) || Index >= Definition->getNumParams())
+        return;
+      const ParmVarDecl *Pointer = Definition->getParamDecl(Index);
+      std::optional<HostValues> Inner;
+      auto Launched = [&](const Expr *Callee, const Expr *Block,
+                          llvm::SmallVectorImpl<const FieldDecl *> &Path,
+                          const Stmt *At) {
+        const auto *Ref = dyn_cast<DeclRefExpr>(Callee->IgnoreParenCasts());
+        if (!Ref || Ref->getDecl() != Pointer)
+          return;
+        Any = true;
+        if (!Inner)
+          Inner.emplace(Definition, Context);
+        int Param = -1;
+        const Expr *Value =
+            Block ? followValue(Block, Path, At, *Inner, Definition, Param)
+                  : nullptr;
+        if (Value) {
+          if (!warpRows(Value, At, *Inner))
+            All = false;
+          return;
+        }
+        if (Param < 0 || unsigned(Param) >= Call->getNumArgs()) {
+          All = false;
+          return;
+        }
+        Check(Call->getArg(Param), Path, Call);
+      };
+      forEachLaunch(
+          Definition,
+          [&](const CUDAKernelCallExpr *Launch) {
+            llvm::SmallVector<const FieldDecl *, 4> Path;
+            Launched(Launch->getCallee(),
+                     Launch->getConfig()->getNumArgs() > 1
+                         ? Launch->getConfig()->getArg(1)
+                         : nullptr,
+                     Path, Launch);
+          },
+          [&](const CallExpr *CE) {
+            const Expr *Block = nullptr;
+            llvm::SmallVector<const FieldDecl *, 4> Path;
+            if (const Expr *Callee = apiLaunch(CE, Block, Path))
+              Launched(Callee, Block, Path, CE);
+          });
+    };
+    forEachLaunch(
+        Caller,
+        [&](const CUDAKernelCallExpr *Launch) {
+          const FunctionDecl *Target = Launch->getDirectCallee();
+          if (!Target || Target->getCanonicalDecl() != Wanted)
+            return;
+          Any = true;
+          llvm::SmallVector<const FieldDecl *, 4> Path;
+          Check(Launch->getConfig()->getNumArgs() > 1
+                    ? Launch->getConfig()->getArg(1)
+                    : nullptr,
+                Path, Launch);
+        },
+        [&](const CallExpr *CE) {
+          const Expr *Block = nullptr;
+          llvm::SmallVector<const FieldDecl *, 4> Path;
+          if (const Expr *Callee = apiLaunch(CE, Block, Path)) {
+            if (namesFunction(Callee, Wanted)) {
+              Any = true;
+              Check(Block, Path, CE);
+            }
+            return;
+          }
+          const FunctionDecl *Wrapper = CE->getDirectCallee();
+          for (unsigned I = 0; I < CE->getNumArgs(); ++I)
+            if (namesFunction(CE->getArg(I), Wanted) && Wrapper &&
+                !isa<CXXMethodDecl>(Wrapper))
+              CheckWrapper(CE, Wrapper, I);
+        });
+    if (!All)
+      return false;
+  }
+  return Any && All;
+}
+
+namespace {
+
 std::optional<BlockShape> parseBlockShape(llvm::StringRef Text) {
   BlockShape Shape;
   Shape.Assumed = true;

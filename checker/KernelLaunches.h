@@ -133,6 +133,20 @@ bool launchesBindExitBound(const FunctionDecl *Kernel, unsigned Dim,
                            llvm::ArrayRef<const FunctionDecl *> Launchers,
                            ASTContext &Context);
 
+/// Whether \p Kernel has at least one launch in the bodies of \p Launchers
+/// and every one gives its block an x extent that is a constant multiple of
+/// 32, so that each warp is 32 consecutive x of one row and a lane is
+/// `threadIdx.x % 32`. Read: `<<<...>>>` launches and `cudaLaunchKernel`,
+/// `cudaLaunchKernelEx` (the config's blockDim); and, one call deep, a
+/// function the kernel is passed to that launches its parameter so, with a
+/// block read from its own parameters (through members of objects whose
+/// constructors copy them from their arguments, as ggml's
+/// `ggml_cuda_kernel_launch(kernel, params, ...)` does). Passing the kernel
+/// to anything else (`cudaFuncGetAttributes`) is no launch.
+bool launchesHaveWarpRows(const FunctionDecl *Kernel,
+                          llvm::ArrayRef<const FunctionDecl *> Launchers,
+                          ASTContext &Context);
+
 /// How a note says where the block shape \p Shape comes from: "" for a
 /// launch in this translation unit, " (assumed: no launch of this kernel was
 /// found)", " (assumed from the extents of 's': no launch of this kernel was

@@ -1080,6 +1080,8 @@ const Expr *butterflyStep(const Stmt *S, const VarDecl *Offset,
   return nullptr;
 }
 
+} // namespace
+
 /// The variable a butterfly reduction over the whole warp leaves the same
 /// in every lane: `for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(
 /// 0xffffffff, v, o);`, the offsets 16, 8, 4, 2, 1 and width 32, each step
@@ -1154,6 +1156,8 @@ const VarDecl *butterflyReduction(const Stmt *Loop, const ASTContext &Ctx) {
       return nullptr;
   return Reduced;
 }
+
+namespace {
 
 /// Whether \p S, the rest of a function body from here, returns a value
 /// every lane of the warp agrees on: a warp reduction's result (`return

@@ -74,6 +74,13 @@
 
 namespace clang::cuda_tidy {
 
+/// The local variable that \p Loop, a butterfly reduction over the whole
+/// warp (`for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffff,
+/// v, o);`, offsets 16..1, width 32, a step whose result does not depend on
+/// the order of its operands), leaves the same in every lane; null when
+/// \p Loop is not one.
+const VarDecl *butterflyReduction(const Stmt *Loop, const ASTContext &Ctx);
+
 struct SharedRace {
   const FunctionDecl *Kernel = nullptr;
   const VarDecl *Variable = nullptr;

@@ -6,6 +6,7 @@
 
 #include "analysis/ThreadDependence.h"
 #include "analysis/CudaModel.h"
+#include "analysis/SharedMemoryRace.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
@@ -90,6 +91,177 @@ initialValue(const Stmt *Init, const ASTContext &Context) {
 }
 
 } // namespace
+
+namespace {
+
+/// Whether \p E is the constant 0xffffffff: every lane of the warp.
+bool isFullWarpMask(const Expr *E, const ASTContext &Context) {
+  Expr::EvalResult Result;
+  return E && !E->isValueDependent() && E->EvaluateAsInt(Result, Context) &&
+         Result.Val.getInt().getZExtValue() == 0xffffffffu;
+}
+
+/// `__all_sync(0xffffffff, v)`, `__any_sync`, `__ballot_sync` and
+/// `__reduce_*_sync` with a full mask: v. Null for anything else.
+const Expr *builtinWarpReduction(const CallExpr *CE,
+                                 const ASTContext &Context) {
+  const FunctionDecl *Callee = CE->getDirectCallee();
+  if (!Callee || !Callee->getIdentifier() || CE->getNumArgs() != 2 ||
+      isa<CXXMemberCallExpr>(CE))
+    return nullptr;
+  llvm::StringRef Name = Callee->getName();
+  bool Reduction = Name == "__all_sync" || Name == "__any_sync" ||
+                   Name == "__ballot_sync" ||
+                   (Name.starts_with("__reduce_") && Name.ends_with("_sync"));
+  return Reduction && isFullWarpMask(CE->getArg(0), Context) ? CE->getArg(1)
+                                                             : nullptr;
+}
+
+/// The parameter of \p FD whose full-warp reduction the rest of its body,
+/// \p Body, returns (see warpReducedArgument); null if it does not.
+const ParmVarDecl *
+reducedParameter(const FunctionDecl *FD, llvm::ArrayRef<const Stmt *> Body,
+                 llvm::SmallPtrSetImpl<const VarDecl *> &Reduced,
+                 const ASTContext &Context, unsigned Depth) {
+  if (Depth > 4)
+    return nullptr;
+  auto Parameter = [&](const Expr *E) -> const ParmVarDecl * {
+    const auto *DRE =
+        E ? dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()) : nullptr;
+    const auto *P = DRE ? dyn_cast<ParmVarDecl>(DRE->getDecl()) : nullptr;
+    return P && P->getDeclContext() == FD && !P->getType()->isReferenceType()
+               ? P
+               : nullptr;
+  };
+  for (const Stmt *S : Body) {
+    if (isa<NullStmt>(S))
+      continue;
+    if (const auto *Compound = dyn_cast<CompoundStmt>(S))
+      return reducedParameter(
+          FD, llvm::ArrayRef(Compound->body_begin(), Compound->body_end()),
+          Reduced, Context, Depth + 1);
+    if (const auto *If = dyn_cast<IfStmt>(S)) {
+      bool Taken = false;
+      if (If->getInit() || If->getConditionVariable() ||
+          If->getCond()->isValueDependent() ||
+          !If->getCond()->EvaluateAsBooleanCondition(Taken, Context))
+        return nullptr;
+      const Stmt *Chosen = Taken ? If->getThen() : If->getElse();
+      // A branch that falls through would need the statements after it.
+      return Chosen
+                 ? reducedParameter(FD, {Chosen}, Reduced, Context, Depth + 1)
+                 : nullptr;
+    }
+    if (const auto *Return = dyn_cast<ReturnStmt>(S)) {
+      const Expr *Value = Return->getRetValue();
+      if (!Value)
+        return nullptr;
+      Value = Value->IgnoreParenImpCasts();
+      if (const auto *Construct = dyn_cast<CXXConstructExpr>(Value);
+          Construct && Construct->getNumArgs() == 1 &&
+          Construct->getConstructor()->isCopyOrMoveConstructor())
+        Value = Construct->getArg(0)->IgnoreParenImpCasts();
+      if (const ParmVarDecl *P = Parameter(Value))
+        return Reduced.count(P) ? P : nullptr;
+      const auto *CE = dyn_cast<CallExpr>(Value);
+      return CE ? Parameter(builtinWarpReduction(CE, Context)) : nullptr;
+    }
+    // Reduces a parameter in place; the steps read nothing else.
+    const VarDecl *VD = butterflyReduction(S, Context);
+    if (!VD || !isa<ParmVarDecl>(VD) || VD->getDeclContext() != FD)
+      return nullptr;
+    Reduced.insert(VD);
+  }
+  return nullptr;
+}
+
+/// Whether \p E is `threadIdx.x`, through integer conversions that keep
+/// its value and `const` locals initialised with it (`const int tid =
+/// threadIdx.x;`).
+bool isThreadIdxX(const Expr *E, unsigned Depth = 0) {
+  while (E && Depth < 8) {
+    E = E->IgnoreParens();
+    std::string Spelling;
+    if (getBuiltinIndexRef(E, &Spelling) == BuiltinIndexKind::ThreadIdx)
+      return Spelling == "threadIdx.x";
+    if (const auto *Cast = dyn_cast<CastExpr>(E)) {
+      // threadIdx.x is below 1024: 16 bits hold it.
+      QualType To = Cast->getType();
+      bool Keeps =
+          Cast->getCastKind() == CK_LValueToRValue ||
+          Cast->getCastKind() == CK_NoOp ||
+          (Cast->getCastKind() == CK_IntegralCast && To->isIntegerType() &&
+           To->getAs<BuiltinType>() &&
+           llvm::is_contained({BuiltinType::Short, BuiltinType::UShort,
+                               BuiltinType::Int, BuiltinType::UInt,
+                               BuiltinType::Long, BuiltinType::ULong,
+                               BuiltinType::LongLong, BuiltinType::ULongLong},
+                              To->getAs<BuiltinType>()->getKind()));
+      if (!Keeps)
+        return false;
+      E = Cast->getSubExpr();
+      continue;
+    }
+    const auto *DRE = dyn_cast<DeclRefExpr>(E);
+    const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+    if (!VD || !VD->hasLocalStorage() || isa<ParmVarDecl>(VD) ||
+        !VD->getType().isConstQualified() || !VD->getType()->isIntegerType() ||
+        !VD->getInit())
+      return false;
+    E = VD->getInit();
+    ++Depth;
+  }
+  return false;
+}
+
+/// Whether \p BO is `threadIdx.x % C` (C a power of two up to 32) or
+/// `threadIdx.x & M` (M from 0 to 31): a function of the lane alone when
+/// the block's x extent is a multiple of 32.
+bool isLaneOfThreadIdxX(const BinaryOperator *BO, const ASTContext &Context) {
+  auto Constant = [&](const Expr *E) -> std::optional<std::int64_t> {
+    Expr::EvalResult Result;
+    if (E->isValueDependent() || !E->EvaluateAsInt(Result, Context))
+      return std::nullopt;
+    return Result.Val.getInt().getExtValue();
+  };
+  if (BO->getOpcode() == BO_Rem) {
+    std::optional<std::int64_t> C = Constant(BO->getRHS());
+    return C && *C > 0 && 32 % *C == 0 && isThreadIdxX(BO->getLHS());
+  }
+  if (BO->getOpcode() == BO_And) {
+    for (auto [Mask, Index] : {std::pair(BO->getRHS(), BO->getLHS()),
+                               std::pair(BO->getLHS(), BO->getRHS())}) {
+      std::optional<std::int64_t> M = Constant(Mask);
+      if (M && *M >= 0 && *M < 32 && isThreadIdxX(Index))
+        return true;
+    }
+  }
+  return false;
+}
+
+/// A lane-only value seen from outside the rules that know it: may differ
+/// between threads.
+DepSet widenLane(DepSet Deps) {
+  return Deps & dep::Lane ? (Deps & ~dep::Lane) | dep::Thread : Deps;
+}
+
+} // namespace
+
+const Expr *warpReducedArgument(const CallExpr *CE, const ASTContext &Context) {
+  if (const Expr *Builtin = builtinWarpReduction(CE, Context))
+    return Builtin;
+  const FunctionDecl *Callee = CE->getDirectCallee();
+  const FunctionDecl *Definition = nullptr;
+  if (!Callee || isa<CXXMethodDecl>(Callee) || !Callee->hasBody(Definition) ||
+      !Definition || Definition->isDependentContext())
+    return nullptr;
+  llvm::SmallPtrSet<const VarDecl *, 2> Reduced;
+  const ParmVarDecl *P = reducedParameter(Definition, {Definition->getBody()},
+                                          Reduced, Context, 0);
+  if (!P || P->getFunctionScopeIndex() >= CE->getNumArgs())
+    return nullptr;
+  return CE->getArg(P->getFunctionScopeIndex());
+}
 
 bool loopRunsAtLeastOnce(const Stmt *Loop, const ASTContext &Context) {
   if (isa_and_nonnull<DoStmt>(Loop))
@@ -1367,7 +1539,7 @@ private:
   ThreadWitness witness(const Expr *E, const State &S, DepSet Bits,
                         unsigned Depth = 0);
   ThreadWitness witness(const Expr *E, const State &S) {
-    return witness(E, S, witnessBits(valueDeps(E, S)));
+    return witness(E, S, witnessBits(widenLane(valueDeps(E, S))));
   }
 
   // Transfer.
@@ -1414,6 +1586,25 @@ private:
                                   const State &S);
   void findBarrierSites();
   DepSet controlTaint(const CFGBlock *B, bool Escaping);
+
+  // Lane-only values (see the file comment).
+  bool laneRules() const { return R.Kernel && Analysis.getOptions().LaneRules; }
+  /// The argument a full-warp reduction \p CE reduces.
+  const Expr *reducedArgument(const CallExpr *CE) {
+    return warpReducedArgument(CE, AC.getASTContext());
+  }
+  /// Whether the load \p ASE of a `__shared__` array of the kernel reads
+  /// memory no thread writes between the block barriers around it.
+  bool isSettledSharedRead(const ArraySubscriptExpr *ASE);
+  /// Whether \p ASE's base is an array variable that a lane-only index
+  /// keeps lane-only: a local array of the thread's own, or a shared one
+  /// read where isSettledSharedRead holds.
+  bool keepsLane(const ArraySubscriptExpr *ASE);
+  llvm::DenseMap<const ArraySubscriptExpr *, bool> SettledReads;
+  /// Whether \p VD is used only as the array of subscripts that are loaded
+  /// or stored to (no address taken, no reference bound, nothing passed).
+  bool usedOnlyBySubscripts(const VarDecl *VD);
+  llvm::DenseMap<const VarDecl *, bool> OnlySubscripts;
 
   ThreadDependenceAnalysis &Analysis;
   FunctionDependence &R;
@@ -1584,6 +1775,8 @@ DepSet DependenceBuilder::valueDeps(const Expr *E, const State &S) {
       return valueDeps(BO->getRHS(), S);
     if (BO->getOpcode() == BO_Assign)
       return valueDeps(BO->getRHS(), S);
+    if (laneRules() && isLaneOfThreadIdxX(BO, AC.getASTContext()))
+      return dep::Lane;
     return valueDeps(BO->getLHS(), S) | valueDeps(BO->getRHS(), S);
   }
   if (const auto *CO = dyn_cast<AbstractConditionalOperator>(E))
@@ -1614,6 +1807,10 @@ DepSet DependenceBuilder::valueDeps(const Expr *E, const State &S) {
   for (const Stmt *Child : E->children())
     if (const auto *CE = dyn_cast_or_null<Expr>(Child))
       Deps |= valueDeps(CE, S);
+  // A constructor other than a copy may do anything with a lane-only value.
+  if (const auto *Construct = dyn_cast<CXXConstructExpr>(E);
+      Construct && !Construct->getConstructor()->isCopyOrMoveConstructor())
+    return widenLane(Deps);
   return Deps;
 }
 
@@ -1726,7 +1923,7 @@ bool DependenceBuilder::construct(const VarDecl *VD, const Expr *Init,
   llvm::SmallVector<DepSet, 4> Args;
   DepSet All = 0;
   for (const Expr *Arg : Construct->arguments()) {
-    Args.push_back(valueDeps(Arg, S));
+    Args.push_back(widenLane(valueDeps(Arg, S)));
     All |= Args.back();
   }
   // What the constructor reads of the object it builds is what it wrote
@@ -1880,15 +2077,19 @@ DepSet DependenceBuilder::loadDeps(const Expr *E, const State &S) {
     if (ME->isArrow() && isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
       if (const void *Step = memberStep(ME))
         return memberBit(static_cast<const FieldDecl *>(Step));
-    return ME->isArrow() ? valueDeps(ME->getBase(), S)
+    return ME->isArrow() ? widenLane(valueDeps(ME->getBase(), S))
                          : loadDeps(ME->getBase(), S);
   }
-  if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(E))
-    return valueDeps(ASE->getBase(), S) | valueDeps(ASE->getIdx(), S) |
-           (isSharedVariable(rootVariable(ASE)) ? dep::Block : 0);
+  if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(E)) {
+    DepSet Deps = valueDeps(ASE->getBase(), S) | valueDeps(ASE->getIdx(), S) |
+                  (isSharedVariable(rootVariable(ASE)) ? dep::Block : 0);
+    // Memory that other threads may write holds lane-only data only where
+    // isSettledSharedRead says so.
+    return Deps & dep::Lane && !keepsLane(ASE) ? widenLane(Deps) : Deps;
+  }
   if (const auto *UO = dyn_cast<UnaryOperator>(E))
     if (UO->getOpcode() == UO_Deref)
-      return valueDeps(UO->getSubExpr(), S);
+      return widenLane(valueDeps(UO->getSubExpr(), S));
   if (const auto *CO = dyn_cast<AbstractConditionalOperator>(E))
     return valueDeps(CO->getCond(), S) | loadDeps(CO->getTrueExpr(), S) |
            loadDeps(CO->getFalseExpr(), S);
@@ -1923,10 +2124,19 @@ DepSet DependenceBuilder::callDeps(const CallExpr *CE, const State &S) {
   if (Model.UniformResult)
     return (Model.BlockDependentResult ? dep::Block : 0) |
            (Model.ClusterDependentResult ? dep::Cluster : 0);
+  if (laneRules())
+    if (const Expr *Reduced = reducedArgument(CE)) {
+      // Every warp reduces the same 32 values the same way.
+      DepSet Value = valueDeps(Reduced, S);
+      if ((Value & dep::Lane) && !(Value & dep::Thread)) {
+        R.UsedLaneRule = true;
+        return Value & ~dep::Lane;
+      }
+    }
   if (const Expr *Shuffled = shuffledValue(CE, Model)) {
     // Every lane gets some lane's value: one value in all lanes stays one.
     DepSet Value = valueDeps(Shuffled, S);
-    if (!(Value & dep::Thread))
+    if (!(Value & (dep::Thread | dep::Lane)))
       return Value;
   }
   if (Model.ThreadDependentResult)
@@ -1935,10 +2145,10 @@ DepSet DependenceBuilder::callDeps(const CallExpr *CE, const State &S) {
   llvm::SmallVector<DepSet, 4> Args;
   DepSet All = 0;
   for (const Expr *Arg : Shape.Args) {
-    Args.push_back(valueDeps(Arg, S));
+    Args.push_back(widenLane(valueDeps(Arg, S)));
     All |= Args.back();
   }
-  DepSet Object = Shape.Object ? valueDeps(Shape.Object, S) : 0;
+  DepSet Object = Shape.Object ? widenLane(valueDeps(Shape.Object, S)) : 0;
   All |= Object;
   if (Model.Modelled)
     return All;
@@ -1953,6 +2163,183 @@ DepSet DependenceBuilder::callDeps(const CallExpr *CE, const State &S) {
     All |= dep::Thread;
   // Calls through pointers: the callee is as thread-dependent as the pointer.
   return All | valueDeps(CE->getCallee(), S);
+}
+
+namespace {
+
+/// The array variable that \p E, an assignment or increment, stores an
+/// element of (`s[i] = v`, `s[i] += v`, `++s[i]`); null otherwise.
+const VarDecl *storedArray(const Stmt *E) {
+  const Expr *Target = nullptr;
+  if (const auto *BO = dyn_cast<BinaryOperator>(E); BO && BO->isAssignmentOp())
+    Target = BO->getLHS();
+  else if (const auto *UO = dyn_cast<UnaryOperator>(E);
+           UO && UO->isIncrementDecrementOp())
+    Target = UO->getSubExpr();
+  const auto *ASE =
+      Target ? dyn_cast<ArraySubscriptExpr>(Target->IgnoreParens()) : nullptr;
+  return ASE ? namedVariable(ASE->getBase()) : nullptr;
+}
+
+/// Whether \p Use, a reference to an array, is the array of a subscript that
+/// is loaded or stored to; \p Ancestors are its enclosing statements,
+/// nearest last.
+bool isSubscriptUse(const DeclRefExpr *Use,
+                    llvm::ArrayRef<const Stmt *> Ancestors) {
+  const Stmt *Inner = Use;
+  unsigned I = Ancestors.size();
+  auto Up = [&]() -> const Stmt * {
+    while (I > 0 && isa<ParenExpr>(Ancestors[I - 1]))
+      Inner = Ancestors[--I];
+    return I > 0 ? Ancestors[--I] : nullptr;
+  };
+  const auto *Decay = dyn_cast_or_null<ImplicitCastExpr>(Up());
+  if (!Decay || Decay->getCastKind() != CK_ArrayToPointerDecay)
+    return false;
+  Inner = Decay;
+  const auto *ASE = dyn_cast_or_null<ArraySubscriptExpr>(Up());
+  if (!ASE || ASE->getBase() != Inner)
+    return false;
+  Inner = ASE;
+  const Stmt *Parent = Up();
+  if (const auto *Cast = dyn_cast_or_null<ImplicitCastExpr>(Parent))
+    return Cast->getCastKind() == CK_LValueToRValue;
+  if (const auto *BO = dyn_cast_or_null<BinaryOperator>(Parent))
+    return BO->isAssignmentOp() && BO->getLHS() == Inner;
+  if (const auto *UO = dyn_cast_or_null<UnaryOperator>(Parent))
+    return UO->isIncrementDecrementOp();
+  return false;
+}
+
+bool mentionsVariable(const Stmt *S, const VarDecl *VD) {
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(S); DRE && DRE->getDecl() == VD)
+    return true;
+  for (const Stmt *Child : S->children())
+    if (Child && mentionsVariable(Child, VD))
+      return true;
+  return false;
+}
+
+bool onlySubscriptUses(const Stmt *S, const VarDecl *VD,
+                       llvm::SmallVectorImpl<const Stmt *> &Ancestors) {
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
+    if (DRE->getDecl() == VD && !isSubscriptUse(DRE, Ancestors))
+      return false;
+  // A lambda names a static local without capturing it, and its stores run
+  // in a CFG of their own, out of sight of the barrier intervals.
+  if (const auto *LE = dyn_cast<LambdaExpr>(S))
+    return !mentionsVariable(LE, VD) &&
+           !(LE->getBody() && mentionsVariable(LE->getBody(), VD));
+  Ancestors.push_back(S);
+  for (const Stmt *Child : S->children())
+    if (Child && !onlySubscriptUses(Child, VD, Ancestors))
+      return false;
+  Ancestors.pop_back();
+  return true;
+}
+
+} // namespace
+
+bool DependenceBuilder::usedOnlyBySubscripts(const VarDecl *VD) {
+  auto [It, New] = OnlySubscripts.try_emplace(VD, false);
+  if (!New)
+    return It->second;
+  const auto *Array =
+      dyn_cast<ConstantArrayType>(VD->getType()->getAsArrayTypeUnsafe());
+  llvm::SmallVector<const Stmt *, 16> Ancestors;
+  // An `extern __shared__` array shares its storage with every other one.
+  bool Result = Array && Array->getElementType()->isScalarType() &&
+                !VD->hasExternalStorage() &&
+                VD->getDeclContext() == R.Function && R.Function->getBody() &&
+                onlySubscriptUses(R.Function->getBody(), VD, Ancestors);
+  return OnlySubscripts[VD] = Result;
+}
+
+bool DependenceBuilder::keepsLane(const ArraySubscriptExpr *ASE) {
+  const VarDecl *VD = namedVariable(ASE->getBase());
+  if (!VD || !VD->getType()->isArrayType())
+    return false;
+  if (isTracked(VD))
+    return true; // The thread's own registers.
+  return laneRules() && isSharedVariable(VD) && isSettledSharedRead(ASE);
+}
+
+bool DependenceBuilder::isSettledSharedRead(const ArraySubscriptExpr *ASE) {
+  auto Cached = SettledReads.find(ASE);
+  if (Cached != SettledReads.end())
+    return Cached->second;
+  bool &Result = SettledReads[ASE];
+  Result = false;
+  const VarDecl *VD = namedVariable(ASE->getBase());
+  if (!VD || !usedOnlyBySubscripts(VD))
+    return false;
+  auto ElementStmt = [](const CFGBlock *B, unsigned I) -> const Stmt * {
+    auto CS = (*B)[I].getAs<CFGStmt>();
+    return CS ? CS->getStmt() : nullptr;
+  };
+  auto IsBarrier = [](const Stmt *S) {
+    const auto *CE = dyn_cast_or_null<CallExpr>(S);
+    return CE && classifyCall(CE).IsBlockBarrier;
+  };
+  // Where the read is.
+  llvm::SmallVector<std::pair<const CFGBlock *, unsigned>, 2> Reads;
+  for (const CFGBlock *B : *R.Graph)
+    for (unsigned I = 0; I < B->size(); ++I)
+      if (ElementStmt(B, I) == ASE)
+        Reads.push_back({B, I});
+  if (Reads.empty())
+    return false;
+  // The barriers (or the entry) the threads last passed before the read:
+  // the barrier interval starts after each.
+  llvm::SmallVector<std::pair<const CFGBlock *, unsigned>, 4> Starts;
+  llvm::BitVector Seen(R.Graph->getNumBlockIDs());
+  llvm::SmallVector<std::pair<const CFGBlock *, unsigned>, 8> Work(
+      Reads.begin(), Reads.end());
+  while (!Work.empty()) {
+    auto [B, End] = Work.pop_back_val();
+    bool Stopped = false;
+    for (unsigned I = End; I-- > 0;)
+      if (IsBarrier(ElementStmt(B, I))) {
+        Starts.push_back({B, I + 1});
+        Stopped = true;
+        break;
+      }
+    if (Stopped)
+      continue;
+    if (B == &R.Graph->getEntry() || B->pred_empty())
+      Starts.push_back({B, 0});
+    for (const CFGBlock *Pred : B->preds())
+      if (Pred && !Seen.test(Pred->getBlockID())) {
+        Seen.set(Pred->getBlockID());
+        Work.push_back({Pred, Pred->size()});
+      }
+  }
+  // Everything a thread may run from those points to the next barrier: a
+  // store to the array anywhere there may be concurrent with the read.
+  Seen.reset();
+  llvm::SmallVector<std::pair<const CFGBlock *, unsigned>, 8> Forward(
+      Starts.begin(), Starts.end());
+  while (!Forward.empty()) {
+    auto [B, Begin] = Forward.pop_back_val();
+    bool Stopped = false;
+    for (unsigned I = Begin; I < B->size(); ++I) {
+      const Stmt *S = ElementStmt(B, I);
+      if (IsBarrier(S)) {
+        Stopped = true;
+        break;
+      }
+      if (S && storedArray(S) == VD)
+        return false;
+    }
+    if (Stopped)
+      continue;
+    for (const CFGBlock *Succ : B->succs())
+      if (Succ && !Seen.test(Succ->getBlockID())) {
+        Seen.set(Succ->getBlockID());
+        Forward.push_back({Succ, 0});
+      }
+  }
+  return Result = true;
 }
 
 ThreadWitness DependenceBuilder::witness(const Expr *E, const State &S,
@@ -1970,7 +2357,7 @@ ThreadWitness DependenceBuilder::witness(const Expr *E, const State &S,
   }
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
     const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
-    if (!VD || !(varDeps(VD, S) & Bits))
+    if (!VD || !(widenLane(varDeps(VD, S)) & Bits))
       return W;
     if (getBuiltinIndexKind(VD)) {
       W.Source = "'" + VD->getName().str() + "'";
@@ -2020,7 +2407,7 @@ ThreadWitness DependenceBuilder::witness(const Expr *E, const State &S,
           Analysis.getOptions().UnknownCallsAreThreadDependent) {
         // Name a thread-dependent argument if there is one, else the call.
         for (const Expr *Arg : CE->arguments())
-          if (valueDeps(Arg, S) & dep::Thread)
+          if (widenLane(valueDeps(Arg, S)) & dep::Thread)
             return witness(Arg, S, Bits, Depth + 1);
         W.Source = "the result of '" + Callee->getNameAsString() + "'";
         return W;
@@ -2029,7 +2416,7 @@ ThreadWitness DependenceBuilder::witness(const Expr *E, const State &S,
   }
   for (const Stmt *Child : E->children()) {
     const auto *ChildExpr = dyn_cast_or_null<Expr>(Child);
-    if (ChildExpr && (valueDeps(ChildExpr, S) & Bits)) {
+    if (ChildExpr && (widenLane(valueDeps(ChildExpr, S)) & Bits)) {
       W = witness(ChildExpr, S, Bits, Depth + 1);
       if (!W.empty())
         return W;
@@ -2060,7 +2447,7 @@ void DependenceBuilder::setVar(const VarDecl *VD, DepSet Value, bool Strong,
                                State &S, const Expr *Source, unsigned Path) {
   for (DepSet Bits : {dep::Thread, dep::Block | dep::Cluster}) {
     auto &Known = Bits & dep::Thread ? Origins : BlockOrigins;
-    if (!(Value & Bits) || Known.count(VD))
+    if (!(widenLane(Value) & Bits) || Known.count(VD))
       continue;
     // Explain the value in the state before the assignment, so that
     // `k += threadIdx.x` is not explained by `k` itself.
@@ -2230,11 +2617,11 @@ void DependenceBuilder::callEffects(const CallExpr *CE, State &S,
   Record.ArgWitnesses.clear();
   DepSet All = 0;
   for (const Expr *Arg : Shape.Args) {
-    Record.Args.push_back(valueDeps(Arg, S));
+    Record.Args.push_back(widenLane(valueDeps(Arg, S)));
     Record.ArgWitnesses.push_back(witness(Arg, S));
     All |= Record.Args.back();
   }
-  Record.Object = Shape.Object ? valueDeps(Shape.Object, S) : 0;
+  Record.Object = Shape.Object ? widenLane(valueDeps(Shape.Object, S)) : 0;
   All |= Record.Object;
 
   CallModel Model = classifyCall(CE);
@@ -2370,14 +2757,14 @@ void DependenceBuilder::transfer(const Stmt *St, State &S, DepSet Control) {
   }
   if (const auto *RS = dyn_cast<ReturnStmt>(St)) {
     if (const Expr *Value = RS->getRetValue())
-      R.Summary.Return |= valueDeps(Value, S);
+      R.Summary.Return |= widenLane(valueDeps(Value, S));
     R.Summary.Return |= CurrentEscaping;
     return;
   }
   if (const auto *Asm = dyn_cast<GCCAsmStmt>(St)) {
     DepSet In = 0;
     for (const Expr *Input : Asm->inputs())
-      In |= valueDeps(Input, S);
+      In |= widenLane(valueDeps(Input, S));
     if (asmReadsThreadRegister(Asm->getAsmString()))
       In |= dep::Thread;
     if (asmReadsBlockRegister(Asm->getAsmString()))
@@ -2410,9 +2797,9 @@ void DependenceBuilder::transferBlock(const CFGBlock *B, State &S) {
       initialize(CI->getInitializer(), S);
   }
   if (const auto *Cond = dyn_cast_or_null<Expr>(B->getTerminatorCondition())) {
-    DepSet Deps = valueDeps(Cond, S);
+    DepSet Deps = widenLane(valueDeps(Cond, S));
     if (Deps & dep::Thread)
-      Deps = uniformLoopConditionDeps(B, Deps, S);
+      Deps = widenLane(uniformLoopConditionDeps(B, Deps, S));
     R.ConditionDeps[B] = Deps;
     DepSet Bits = witnessBits(Deps);
     auto Known = R.ConditionWitnesses.find(B);
@@ -2583,7 +2970,13 @@ void DependenceBuilder::run() {
       R.VariableDeps.clear();
       for (const auto &[Block, BlockState] : Out)
         for (const auto &[VD, Deps] : BlockState)
-          R.VariableDeps[VD] |= readPart(Deps, 0);
+          R.VariableDeps[VD] |= widenLane(readPart(Deps, 0));
+      // Writes through pointers and into the object left the function.
+      for (DepSet &Written : R.Summary.PointeeWrites)
+        Written = widenLane(Written);
+      R.Summary.ObjectWrites = widenLane(R.Summary.ObjectWrites);
+      for (auto &Write : R.Summary.ObjectMemberWrites)
+        Write.second = widenLane(Write.second);
       break;
     }
   }

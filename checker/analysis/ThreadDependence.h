@@ -74,6 +74,30 @@
 //   A `return` from a `__device__` function goes back to its caller and
 //   gets no such treatment.
 //
+// - Lane-only values (only with DependenceOptions::LaneRules, only in a
+//   kernel's own body): in a block whose x extent is a multiple of 32 each
+//   warp holds 32 consecutive x of one row, so lane = `threadIdx.x % 32`.
+//   A value that depends on the thread only through its lane (bit `Lane`
+//   without `Thread`) holds the same 32 values, lane for lane, in every
+//   warp. Sources: `threadIdx.x % C` and `threadIdx.x & M` (C a power of
+//   two up to 32, M below 32), also through a `const` local initialised
+//   with `threadIdx.x`; pure arithmetic keeps the bit. A load from a
+//   `__shared__` array of the kernel at a lane-only index is lane-only when
+//   every path to it passes a block barrier after the last store to the
+//   array and every path from it passes one before the next store (and the
+//   array is used only by subscripts): all threads then read one and the
+//   same memory. A full-warp reduction (`__all_sync`, `__any_sync`,
+//   `__ballot_sync`, `__reduce_*_sync` with mask 0xffffffff, or a helper
+//   that returns one of its parameter, or a xor butterfly over offsets
+//   16..1: see warpReducedArgument) of a lane-only value is the same in
+//   all lanes of a warp and, every warp reducing the same 32 values in the
+//   same way, the same in every warp: uniform in the block. Anything else
+//   (a call, another load, a shuffle, a condition) sees the bit as Thread.
+//   Like the rest of the analysis this reasons about threads that run in
+//   step at uniform branches (the induction every divergence analysis
+//   makes); it also takes the full mask's promise that all 32 lanes take
+//   part. The block shape is the caller's to check (usesLaneRule()).
+//
 // ## What is approximated, and why
 // - Writes through local pointer variables to other locals are not followed
 //   (rare in kernels; following them needs a points-to analysis).
@@ -139,11 +163,18 @@ inline constexpr DepSet Thread = 1;
 inline constexpr DepSet Object = 2;
 inline constexpr DepSet Block = 4;
 inline constexpr DepSet Cluster = 8;
+/// May differ between threads of one block, but only as a function of the
+/// thread's lane (`threadIdx.x % 32` in a block whose x extent is a multiple
+/// of 32); see "Lane-only values" in the file comment. Meaningful only
+/// without Thread, which it yields to: a value with both may differ in any
+/// way. It never leaves the function's own dataflow: conditions, variables,
+/// call arguments and summaries see it as Thread.
+inline constexpr DepSet Lane = 16;
 /// The bits that say between which threads a value may differ; the rest
 /// are symbolic (object, parameters).
-inline constexpr DepSet Scopes = Thread | Block | Cluster;
-inline constexpr unsigned FirstParamBit = 4;
-inline constexpr unsigned ParamBits = 52;
+inline constexpr DepSet Scopes = Thread | Block | Cluster | Lane;
+inline constexpr unsigned FirstParamBit = 5;
+inline constexpr unsigned ParamBits = 51;
 /// Bits for members of the implicit object (or captures of a lambda) that
 /// the function reads, in the order FunctionSummary::ObjectMembers lists
 /// them; past the last, a member read is dep::Object.
@@ -162,7 +193,7 @@ inline DepSet divergentFor(BarrierScope Scope) {
   }
   return Scopes;
 }
-/// Parameters past the 52nd share the last bit.
+/// Parameters past the 51st share the last bit.
 inline DepSet param(unsigned Index) {
   return DepSet(1) << (FirstParamBit +
                        (Index < ParamBits ? Index : ParamBits - 1));
@@ -185,6 +216,13 @@ struct DependenceOptions {
   bool ExitedThreadsHoldBarriers = false;
   /// Treat the result of a call with no visible body as thread-dependent.
   bool UnknownCallsAreThreadDependent = false;
+  /// In kernel bodies, know lane-only values (dep::Lane) and that a
+  /// full-warp reduction of one is uniform in the block. That holds only
+  /// when the block's x extent is a multiple of 32, which the analysis
+  /// cannot see: a caller that sets this must check the launches of every
+  /// kernel whose FunctionDependence::usesLaneRule() and, where they do not
+  /// say so, analyse it again without.
+  bool LaneRules = false;
   /// Bodies whose CFG has more blocks than this are not analysed; the
   /// analysis lists them (ThreadDependenceAnalysis::getOversizedBodies) so
   /// that the checks can say so.
@@ -245,6 +283,16 @@ struct FunctionSummary {
 /// CFG the path from the loop's entry through the header's exit edge is
 /// then infeasible: the exit edge is taken only after the body ran.
 bool loopRunsAtLeastOnce(const Stmt *Loop, const ASTContext &Context);
+
+/// The argument whose reduction over all 32 lanes of the warp \p CE
+/// returns, the same value in every lane, computed from the lanes' values
+/// of that argument alone: `__all_sync`, `__any_sync`, `__ballot_sync` or
+/// `__reduce_*_sync` with mask 0xffffffff, or a call of a function whose
+/// body, through branches on constants of its instantiation, returns such
+/// a builtin of one of its parameters unchanged, or runs a butterfly
+/// reduction (butterflyReduction) on that parameter and returns it. Null
+/// otherwise.
+const Expr *warpReducedArgument(const CallExpr *CE, const ASTContext &Context);
 
 /// For `for (V = Start; V op Bound; V += Step)` (or `++V`, `-=`, `--V`) over
 /// a signed counter, where Start and Bound share terms of their sums
@@ -324,6 +372,10 @@ public:
   bool isTailCall(const CallExpr *Call, const CFGBlock *B) const;
   /// What a local variable may depend on anywhere in the function.
   DepSet getVariableDeps(const VarDecl *VD) const;
+  /// Whether some answer relies on the block's x extent being a multiple of
+  /// 32 (DependenceOptions::LaneRules): a full-warp reduction of a
+  /// lane-only value was taken as uniform.
+  bool usesLaneRule() const { return UsedLaneRule; }
   const CFG &getCFG() const { return *Graph; }
 
   /// Dependence sets of a call's arguments and implicit object, as they were
@@ -346,6 +398,7 @@ private:
   const FunctionDecl *Function = nullptr;
   bool Kernel = false;
   bool EarlyExitsAreBenign = false;
+  bool UsedLaneRule = false;
   CFG *Graph = nullptr;
   FunctionSummary Summary;
   llvm::SmallVector<BarrierSite, 4> BarrierSites;
