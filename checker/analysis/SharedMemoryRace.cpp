@@ -167,8 +167,11 @@ private:
     const VarDecl *Array = nullptr;     // The array read, if any.
     const FunctionDecl *Helper = nullptr; // The pure helper called, if any.
     SymId Value = -1;                   // -1: no symbolic form.
+    /// Value is the bit pattern of a floating-point constant.
+    bool FloatBits = false;
     bool sameKey(const StoredValue &Other) const {
-      return Array == Other.Array && Helper == Other.Helper;
+      return Array == Other.Array && Helper == Other.Helper &&
+             FloatBits == Other.FloatBits;
     }
   };
   StoredValue storedValue(const Expr *Stored);
@@ -179,6 +182,11 @@ private:
   /// Whether \p Array names memory that is not shared and is the same
   /// array in every thread.
   bool isSameArrayInEveryThread(const VarDecl *Array) const;
+  /// Whether the thread that runs access \p I may leave the kernel after it
+  /// without meeting a barrier or warp-level sync: nothing the other lanes
+  /// sync on afterwards orders it then (the exited lane takes no part).
+  bool leavesUnsynced(unsigned I);
+  llvm::DenseMap<unsigned, bool> LeavesUnsynced;
   /// Pure helpers found so far (isPureFunction).
   llvm::DenseMap<const FunctionDecl *, bool> PureFunctions;
   bool leavesVariable(const SharedAccess &X, const BlockShape &Shape,
@@ -605,6 +613,38 @@ bool KernelRaceFinder::isSameArrayInEveryThread(const VarDecl *VD) const {
            !(Deps.getVariableDeps(VD) & dep::Thread)));
 }
 
+bool KernelRaceFinder::leavesUnsynced(unsigned I) {
+  auto [It, Inserted] = LeavesUnsynced.try_emplace(I, false);
+  if (!Inserted)
+    return It->second;
+  const SharedAccess &X = Accesses[I];
+  const CFGBlock *Exit = &Deps.getCFG().getExit();
+  llvm::SmallPtrSet<const CFGBlock *, 16> Seen;
+  llvm::SmallVector<std::pair<const CFGBlock *, unsigned>, 8> Work{
+      {X.Block, X.Index}};
+  while (!Work.empty()) {
+    auto [Block, From] = Work.pop_back_val();
+    if (Block == Exit)
+      return It->second = true;
+    bool Stopped = false;
+    unsigned Index = 0;
+    for (const CFGElement &Element : *Block) {
+      if (++Index <= From)
+        continue;
+      if (auto CS = Element.getAs<CFGStmt>(); CS && Col.syncAt(CS->getStmt())) {
+        Stopped = true;
+        break;
+      }
+    }
+    if (Stopped)
+      continue;
+    for (const CFGBlock *Succ : Block->succs())
+      if (Succ && Seen.insert(Succ).second)
+        Work.push_back({Succ, 0});
+  }
+  return false;
+}
+
 KernelRaceFinder::StoredValue
 KernelRaceFinder::argumentValue(const Expr *E) const {
   E = skipTemporaries(E);
@@ -654,6 +694,21 @@ KernelRaceFinder::storedValue(const Expr *Stored) {
       E->getType()->isBooleanType())
     return argumentValue(E);
   StoredValue V;
+  // A floating-point constant, however it is spelled (`-INFINITY` is
+  // `-__builtin_inff()`, `0.5f * 2`): its bits are the value.
+  if (E->getType()->isRealFloatingType() && !E->isValueDependent() &&
+      !E->HasSideEffects(Context)) {
+    Expr::EvalResult Result;
+    if (E->EvaluateAsRValue(Result, Context) && Result.Val.isFloat() &&
+        !Result.HasSideEffects) {
+      llvm::APInt Bits = Result.Val.getFloat().bitcastToAPInt();
+      if (Bits.getBitWidth() <= 64) {
+        V.Value = Sym.constant(std::int64_t(Bits.getZExtValue()));
+        V.FloatBits = true;
+        return V;
+      }
+    }
+  }
   // A load from an array that is not shared memory: the same element holds
   // the same value for every thread that reads it in this interval.
   if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(E)) {
@@ -2325,9 +2380,17 @@ void KernelRaceFinder::checkPair(unsigned IA, unsigned IB,
           for (unsigned BitB = 1; BitB <= 2; ++BitB)
             if ((bits(D.Sides[SA], IA) & BitA) &&
                 (bits(D.Sides[SB], IB) & BitB)) {
+              // A warp sync on one side orders nothing for a lane that
+              // reached its access with no sync on the other side and may
+              // then leave the kernel unsynced (softmax_forward_kernel7's
+              // `if (tid >= C) { maxvals[w] = -INFINITY; return; }` against
+              // lane 0's store after the warp reduction).
+              bool WarpA = bits(D.WarpSides[SA], IA) & BitA;
+              bool WarpB = bits(D.WarpSides[SB], IB) & BitB;
+              bool Unordered = (WarpA && leavesUnsynced(IA)) ||
+                               (WarpB && leavesUnsynced(IB));
               Path P{Diverged, BitA - 1, BitB - 1, D.Branch,
-                     (bits(D.WarpSides[SA], IA) & BitA) &&
-                         (bits(D.WarpSides[SB], IB) & BitB)};
+                     (WarpA && WarpB) || Unordered};
               // An access reached without going round a loop is in the
               // divergence's iteration: the other's way is the one to cut.
               bool AnchorA = BitA == 1;
