@@ -134,6 +134,64 @@ SymId SharedAccessCollector::plus(SymId Base, const Expr *Index,
   return Sym.binary(Negate ? SymNode::Sub : SymNode::Add, Base, Scaled);
 }
 
+namespace {
+
+/// The power of two (up to 2^20) that \p Id is known to be a multiple of
+/// from its form alone: 16 for `16 * i + 32`, 1 for `2 * n + 1` or `n`.
+std::int64_t knownAlignment(const SymbolicTranslator &Sym, SymId Id,
+                            unsigned Depth = 0) {
+  constexpr std::int64_t Most = std::int64_t(1) << 20;
+  if (Id < 0 || Depth > 16)
+    return 1;
+  const SymNode &N = Sym.node(Id);
+  switch (N.K) {
+  case SymNode::Const:
+    return N.Value == 0 ? Most
+                        : std::min<std::int64_t>(Most, N.Value & -N.Value);
+  case SymNode::Add:
+  case SymNode::Sub:
+    return std::min(knownAlignment(Sym, N.A, Depth + 1),
+                    knownAlignment(Sym, N.B, Depth + 1));
+  case SymNode::Mul:
+    return std::min(Most, knownAlignment(Sym, N.A, Depth + 1) *
+                              knownAlignment(Sym, N.B, Depth + 1));
+  case SymNode::Neg:
+    return knownAlignment(Sym, N.A, Depth + 1);
+  default:
+    return 1;
+  }
+}
+
+} // namespace
+
+void SharedAccessCollector::noteCast(Location &L, QualType To) {
+  if (!L.Var || To.isNull() || To->isIncompleteType() ||
+      To->isDependentType())
+    return;
+  // A pointer to T formed from another type's (`reinterpret_cast<float4
+  // *>(bytes + off)`) is only usable at a multiple of T's alignment: the
+  // hardware faults on a misaligned access. Relative to the object that is
+  // as far as the object's own alignment goes: its declared one (its
+  // element type's, or an `alignas`), and for the dynamic pool the 16 bytes
+  // the CUDA runtime gives its base at least. Both are the same in the host
+  // and device passes.
+  std::int64_t Base = std::max<std::int64_t>(
+      Context.getTypeAlignInChars(Context.getBaseElementType(L.Var->getType()))
+          .getQuantity(),
+      L.Var->getMaxAlignment() / Context.getCharWidth());
+  if (L.Var->getType()->isIncompleteArrayType())
+    Base = std::max<std::int64_t>(Base, 16);
+  std::int64_t Align = std::min<std::int64_t>(
+      Context.getTypeAlignInChars(To).getQuantity(), Base);
+  // The cast nearest the access decides; one to bytes asks nothing, nor
+  // one at an offset whose form makes it aligned (`float4` over a float4
+  // array), which would only cost the solver time.
+  L.CastOffset = L.Offset;
+  L.CastAlign = knownAlignment(Sym, L.Offset) % Align == 0
+                    ? 1
+                    : std::max<std::int64_t>(Align, 1);
+}
+
 std::optional<SharedAccessCollector::Location>
 SharedAccessCollector::locate(const Expr *E, unsigned Depth) {
   if (Depth > 16)
@@ -206,10 +264,16 @@ SharedAccessCollector::locate(const Expr *E, unsigned Depth) {
   if (const auto *UO = dyn_cast<UnaryOperator>(E))
     if (UO->getOpcode() == UO_Deref)
       return locatePointer(UO->getSubExpr(), Depth + 1);
-  if (const auto *Cast = dyn_cast<CastExpr>(E))
-    if (Cast->getCastKind() == CK_NoOp ||
-        Cast->getCastKind() == CK_LValueBitCast)
+  if (const auto *Cast = dyn_cast<CastExpr>(E)) {
+    if (Cast->getCastKind() == CK_NoOp)
       return locate(Cast->getSubExpr(), Depth + 1);
+    if (Cast->getCastKind() == CK_LValueBitCast) {
+      auto L = locate(Cast->getSubExpr(), Depth + 1);
+      if (L)
+        noteCast(*L, Cast->getType());
+      return L;
+    }
+  }
   return std::nullopt;
 }
 
@@ -243,9 +307,14 @@ SharedAccessCollector::locatePointer(const Expr *E, unsigned Depth) {
       return std::nullopt;
     }
     case CK_NoOp:
-    case CK_BitCast:
     case CK_UserDefinedConversion:
       return locatePointer(Cast->getSubExpr(), Depth + 1);
+    case CK_BitCast: {
+      auto L = locatePointer(Cast->getSubExpr(), Depth + 1);
+      if (L)
+        noteCast(*L, Cast->getType()->getPointeeType());
+      return L;
+    }
     default:
       return std::nullopt;
     }
@@ -309,6 +378,8 @@ void SharedAccessCollector::addAccess(const Expr *LValue, const Stmt *Anchor,
   A.Var = L->Var;
   A.Offset = L->Offset;
   A.Width = Context.getTypeSizeInChars(T).getQuantity();
+  A.AlignedOffset = L->CastOffset;
+  A.Align = L->CastAlign;
   A.Kind = Kind;
   A.Volatile = T.isVolatileQualified();
   A.Via = Via;
@@ -415,6 +486,18 @@ void SharedAccessCollector::collect() {
                     OCE->getOperator() == OO_Equal ? AccessKind::Write
                                                    : AccessKind::ReadWrite,
                     false);
+          // A struct's implicit copy or move assignment stores its right
+          // side, as `=` does on a scalar; a user-written one may do
+          // anything.
+          const auto *Method =
+              dyn_cast_or_null<CXXMethodDecl>(OCE->getDirectCallee());
+          if (OCE->getOperator() == OO_Equal && Method &&
+              (Method->isCopyAssignmentOperator() ||
+               Method->isMoveAssignmentOperator()) &&
+              Method->isTrivial() &&
+              !Accesses.empty() && Accesses.back().Anchor == S &&
+              Accesses.back().Kind == AccessKind::Write)
+            Accesses.back().Stored = OCE->getArg(1);
           // `x = s[i]` on a struct type reads through a reference.
           if (OCE->getArg(1)->isGLValue())
             addAccess(OCE->getArg(1), S, B, Index, AccessKind::Read, false);

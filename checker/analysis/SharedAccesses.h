@@ -126,6 +126,13 @@ struct SharedAccess {
   const VarDecl *Var = nullptr;
   SymId Offset = -1;      // Bytes from the start of Object.
   std::int64_t Width = 0; // Bytes.
+  /// When the pointer was cast from another pointee type on the way: the
+  /// offset at the cast (AlignedOffset) must be a multiple of Align, the
+  /// cast type's alignment (at most the object's own), for the access to
+  /// run at all (a misaligned `float4` load faults). Align is 1 otherwise,
+  /// where the declared types keep every access aligned.
+  SymId AlignedOffset = -1;
+  std::int64_t Align = 1;
   AccessKind Kind = AccessKind::Read;
   /// For a plain `=` store: the value stored.
   const Expr *Stored = nullptr;
@@ -199,6 +206,11 @@ private:
     std::int64_t RowBytes = 0;
     SymId Outer = -1;
     const VarDecl *Carved = nullptr;
+    /// The last cast to another pointee type on the way (`reinterpret_cast<
+    /// float4 *>(bytes + off)`): the offset it was at and the cast type's
+    /// alignment; -1 and 1 when there is none.
+    SymId CastOffset = -1;
+    std::int64_t CastAlign = 1;
   };
   /// The conditions of a helper's body under which an access inside it
   /// runs, translated in the caller's frame (the helper's parameters stand
@@ -216,6 +228,8 @@ private:
   std::optional<Location> locatePointer(const Expr *Pointer,
                                         unsigned Depth = 0);
   SymId plus(SymId Base, const Expr *Index, QualType Element, bool Negate);
+  /// Records that \p L's pointer was cast to point to \p To here.
+  void noteCast(Location &L, QualType To);
   void addAccess(const Expr *LValue, const Stmt *Anchor, const CFGBlock *B,
                  unsigned Index, AccessKind Kind, bool ThroughPointer,
                  const CallExpr *Via = nullptr,

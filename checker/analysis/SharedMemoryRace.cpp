@@ -159,9 +159,36 @@ private:
   Verdict cachedDecide(const SharedAccess &A, const SharedAccess &B,
                        const BlockShape &Shape, const Scenario &S,
                        llvm::ArrayRef<unsigned> Atoms, Witness &W);
-  /// What a plain store writes, as (array loaded from or null, symbolic
-  /// value or index); -1 as the value when it has no symbolic form.
-  std::pair<const VarDecl *, SymId> storedValue(const Expr *Stored);
+  /// What a plain store writes: a symbolic value, or an index into an
+  /// array that is read (directly, or through a pure helper given a pointer
+  /// into it), or a pure helper's argument. Two stores of equal keys and
+  /// equal values store one value.
+  struct StoredValue {
+    const VarDecl *Array = nullptr;     // The array read, if any.
+    const FunctionDecl *Helper = nullptr; // The pure helper called, if any.
+    SymId Value = -1;                   // -1: no symbolic form.
+    /// Value is the bit pattern of a floating-point constant.
+    bool FloatBits = false;
+    bool sameKey(const StoredValue &Other) const {
+      return Array == Other.Array && Helper == Other.Helper &&
+             FloatBits == Other.FloatBits;
+    }
+  };
+  StoredValue storedValue(const Expr *Stored);
+  /// The value of \p E as an integer or as a pointer into an array that
+  /// holds the same values for every thread (Array set, Value the element
+  /// index); Value -1 when neither.
+  StoredValue argumentValue(const Expr *E) const;
+  /// Whether \p Array names memory that is not shared and is the same
+  /// array in every thread.
+  bool isSameArrayInEveryThread(const VarDecl *Array) const;
+  /// Whether the thread that runs access \p I may leave the kernel after it
+  /// without meeting a barrier or warp-level sync: nothing the other lanes
+  /// sync on afterwards orders it then (the exited lane takes no part).
+  bool leavesUnsynced(unsigned I);
+  llvm::DenseMap<unsigned, bool> LeavesUnsynced;
+  /// Pure helpers found so far (isPureFunction).
+  llvm::DenseMap<const FunctionDecl *, bool> PureFunctions;
   bool leavesVariable(const SharedAccess &X, const BlockShape &Shape,
                       const Witness &W);
   bool overBudget();
@@ -413,13 +440,274 @@ SharedMemoryRaceAnalysis::~SharedMemoryRaceAnalysis() = default;
 
 namespace {
 
-std::pair<const VarDecl *, SymId>
-KernelRaceFinder::storedValue(const Expr *Stored) {
-  const Expr *E = Stored->IgnoreParenImpCasts();
+/// Whether a call of \p FD does nothing but compute its result from its
+/// arguments and from memory read through them: it stores only to its own
+/// locals (a constructor also to the object it builds), calls only such
+/// functions, side-effect-free builtins and the cached loads (`__ldg`), and
+/// reads no variable but its own, its parameters and constants (not
+/// `threadIdx`, not a global), with no inline assembly, atomics, barriers,
+/// warp operations or volatile accesses. Two calls with equal arguments then
+/// return equal values while the memory they read holds still (`load128(p)`
+/// = `Packed128{*reinterpret_cast<const int4 *>(p)}`, llm.c).
+bool isPureFunction(const FunctionDecl *FD, ASTContext &Ctx,
+                    llvm::DenseMap<const FunctionDecl *, bool> &Known,
+                    unsigned Depth = 0) {
+  if (!FD || Depth > 4)
+    return false;
+  const FunctionDecl *Definition = nullptr;
+  if (FD->isTrivial() && isa<CXXMethodDecl>(FD) &&
+      !cast<CXXMethodDecl>(FD)->isCopyAssignmentOperator() &&
+      !cast<CXXMethodDecl>(FD)->isMoveAssignmentOperator())
+    return true; // A trivial constructor or destructor.
+  if (!FD->hasBody(Definition) || !Definition)
+    return false;
+  auto [It, Inserted] = Known.try_emplace(Definition, false);
+  if (!Inserted)
+    return It->second; // Known, or in progress (recursion): false.
+  const auto *Method = dyn_cast<CXXMethodDecl>(Definition);
+  if (Method && Method->isVirtual())
+    return false;
+  bool Builds = isa<CXXConstructorDecl>(Definition);
+
+  // Whether \p E names storage of this call alone: a local, an element or
+  // member of one, or (in a constructor) of the object built.
+  std::function<bool(const Expr *)> Own = [&](const Expr *E) -> bool {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+      const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+      return VD && VD->hasLocalStorage() &&
+             !VD->getType()->isReferenceType() &&
+             !VD->getType()->isPointerType() &&
+             VD->getDeclContext() == Definition;
+    }
+    if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+      if (ME->isArrow())
+        return Builds && isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts());
+      return Own(ME->getBase());
+    }
+    if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(E)) {
+      const auto *Decay = dyn_cast<ImplicitCastExpr>(ASE->getBase());
+      return Decay && Decay->getCastKind() == CK_ArrayToPointerDecay &&
+             Own(Decay->getSubExpr());
+    }
+    return false;
+  };
+  auto OwnPointer = [&](const Expr *E) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *UO = dyn_cast<UnaryOperator>(E))
+      return UO->getOpcode() == UO_AddrOf && Own(UO->getSubExpr());
+    return false;
+  };
+
+  auto IsMemcpy = [](const FunctionDecl *Callee) {
+    unsigned ID = Callee->getBuiltinID();
+    return ID == Builtin::BImemcpy || ID == Builtin::BI__builtin_memcpy ||
+           (Callee->getIdentifier() && Callee->getName() == "memcpy" &&
+            Callee->getDeclContext()->getRedeclContext()->isTranslationUnit());
+  };
+  std::function<bool(const Stmt *)> Pure = [&](const Stmt *S) -> bool {
+    if (!S)
+      return true;
+    if (isa<AsmStmt, CXXThrowExpr, CXXNewExpr, CXXDeleteExpr, LambdaExpr,
+            BlockExpr, AtomicExpr, CXXTryStmt>(S))
+      return false;
+    if (const auto *DS = dyn_cast<DeclStmt>(S))
+      for (const Decl *D : DS->decls())
+        if (const auto *VD = dyn_cast<VarDecl>(D);
+            VD && (!VD->hasLocalStorage() ||
+                   VD->getType().isVolatileQualified()))
+          return false;
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(S)) {
+      if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+        if (!(VD->hasLocalStorage() &&
+              VD->getDeclContext() == Definition) &&
+            !VD->isConstexpr() && !VD->isUsableInConstantExpressions(Ctx))
+          return false;
+    }
+    if (const auto *Cast = dyn_cast<ImplicitCastExpr>(S))
+      if (Cast->getCastKind() == CK_LValueToRValue &&
+          Cast->getSubExpr()->getType().isVolatileQualified())
+        return false;
+    if (const auto *BO = dyn_cast<BinaryOperator>(S))
+      if (BO->isAssignmentOp() && !Own(BO->getLHS()))
+        return false;
+    if (const auto *UO = dyn_cast<UnaryOperator>(S))
+      if (UO->isIncrementDecrementOp() && !Own(UO->getSubExpr()))
+        return false;
+    if (const auto *Construct = dyn_cast<CXXConstructExpr>(S)) {
+      const CXXConstructorDecl *Ctor = Construct->getConstructor();
+      if (!Ctor->isTrivial()) {
+        if (!isPureFunction(Ctor, Ctx, Known, Depth + 1))
+          return false;
+        for (const CXXCtorInitializer *Init : Ctor->inits())
+          if (!Pure(Init->getInit()))
+            return false;
+      }
+    }
+    if (const auto *Call = dyn_cast<CallExpr>(S)) {
+      const FunctionDecl *Callee = Call->getDirectCallee();
+      if (!Callee)
+        return false;
+      const auto *OCE = dyn_cast<CXXOperatorCallExpr>(Call);
+      const auto *CalleeMethod = dyn_cast<CXXMethodDecl>(Callee);
+      if (OCE && OCE->isAssignmentOp()) {
+        // Assignment to a local struct: trivial, or a pure operator
+        // (which may only write through `this` when it builds, so not).
+        if (!CalleeMethod || !CalleeMethod->isTrivial() ||
+            !Own(OCE->getArg(0)))
+          return false;
+      } else if (unsigned ID = Callee->getBuiltinID();
+                 ID || IsMemcpy(Callee)) {
+        // memcpy into storage of the call's own is a store to it (clang's
+        // CUDA headers define a device memcpy over __builtin_memcpy).
+        bool Copy = IsMemcpy(Callee);
+        // A target's builtins read the thread's registers (`__nvvm_read_
+        // ptx_sreg_tid_x`, behind threadIdx.x), shuffle or vote: none is a
+        // function of its arguments alone.
+        if (Ctx.BuiltinInfo.isTSBuiltin(ID) ||
+            (Copy ? !(Call->getNumArgs() == 3 && OwnPointer(Call->getArg(0)))
+                  : !Ctx.BuiltinInfo.isConst(ID)))
+          return false;
+      } else {
+        StringRef Name =
+            Callee->getIdentifier() ? Callee->getName() : StringRef();
+        // The cached global loads: a read, written in assembly.
+        bool CachedLoad = Name == "__ldg" || Name == "__ldca" ||
+                          Name == "__ldcg" || Name == "__ldcs";
+        if (!CachedLoad && !isPureFunction(Callee, Ctx, Known, Depth + 1))
+          return false;
+        if (CachedLoad)
+          return llvm::all_of(Call->arguments(),
+                              [&](const Expr *Arg) { return Pure(Arg); });
+      }
+    }
+    for (const Stmt *Child : S->children())
+      if (!Pure(Child))
+        return false;
+    return true;
+  };
+  bool Result = Pure(Definition->getBody());
+  if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(Definition))
+    for (const CXXCtorInitializer *Init : Ctor->inits())
+      Result = Result && Pure(Init->getInit());
+  Known[Definition] = Result;
+  return Result;
+}
+
+/// \p E without the temporaries and implicit conversions around a value.
+const Expr *skipTemporaries(const Expr *E) {
+  while (true) {
+    const Expr *Next = E->IgnoreImplicit()->IgnoreParens();
+    if (Next == E)
+      return E;
+    E = Next;
+  }
+}
+
+bool KernelRaceFinder::isSameArrayInEveryThread(const VarDecl *VD) const {
+  // Not a thread's own array, nor a pointer that may differ between
+  // threads: `v[0]` then names a different element in each thread.
+  return VD && !VD->hasAttr<CUDASharedAttr>() &&
+         (!VD->hasLocalStorage() ||
+          (VD->getType()->isPointerType() &&
+           !(Deps.getVariableDeps(VD) & dep::Thread)));
+}
+
+bool KernelRaceFinder::leavesUnsynced(unsigned I) {
+  auto [It, Inserted] = LeavesUnsynced.try_emplace(I, false);
+  if (!Inserted)
+    return It->second;
+  const SharedAccess &X = Accesses[I];
+  const CFGBlock *Exit = &Deps.getCFG().getExit();
+  llvm::SmallPtrSet<const CFGBlock *, 16> Seen;
+  llvm::SmallVector<std::pair<const CFGBlock *, unsigned>, 8> Work{
+      {X.Block, X.Index}};
+  while (!Work.empty()) {
+    auto [Block, From] = Work.pop_back_val();
+    if (Block == Exit)
+      return It->second = true;
+    bool Stopped = false;
+    unsigned Index = 0;
+    for (const CFGElement &Element : *Block) {
+      if (++Index <= From)
+        continue;
+      if (auto CS = Element.getAs<CFGStmt>(); CS && Col.syncAt(CS->getStmt())) {
+        Stopped = true;
+        break;
+      }
+    }
+    if (Stopped)
+      continue;
+    for (const CFGBlock *Succ : Block->succs())
+      if (Succ && Seen.insert(Succ).second)
+        Work.push_back({Succ, 0});
+  }
+  return false;
+}
+
+KernelRaceFinder::StoredValue
+KernelRaceFinder::argumentValue(const Expr *E) const {
+  E = skipTemporaries(E);
+  StoredValue V;
   if (E->getType()->isIntegralOrEnumerationType() ||
       E->getType()->isBooleanType()) {
-    SymId V = Sym.translate(E);
-    return {nullptr, Sym.isUnknown(V) ? -1 : V};
+    V.Value = Sym.translate(E);
+    if (Sym.isUnknown(V.Value))
+      V.Value = -1;
+    return V;
+  }
+  if (!E->getType()->isPointerType())
+    return V;
+  // `p`, `p + i`, `i + p`, `&p[i]` on a pointer or array the threads
+  // share.
+  const Expr *Base = E, *Index = nullptr;
+  if (const auto *BO = dyn_cast<BinaryOperator>(E);
+      BO && BO->getOpcode() == BO_Add) {
+    bool LeftIsPointer = BO->getLHS()->getType()->isPointerType();
+    Base = LeftIsPointer ? BO->getLHS() : BO->getRHS();
+    Index = LeftIsPointer ? BO->getRHS() : BO->getLHS();
+  } else if (const auto *UO = dyn_cast<UnaryOperator>(E);
+             UO && UO->getOpcode() == UO_AddrOf) {
+    const auto *ASE =
+        dyn_cast<ArraySubscriptExpr>(UO->getSubExpr()->IgnoreParens());
+    if (!ASE)
+      return V;
+    Base = ASE->getBase();
+    Index = ASE->getIdx();
+  }
+  const auto *Ref = dyn_cast<DeclRefExpr>(Base->IgnoreParenImpCasts());
+  const auto *VD = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  if (!isSameArrayInEveryThread(VD))
+    return V;
+  SymId At = Index ? Sym.translate(Index) : Sym.constant(0);
+  if (Sym.isUnknown(At))
+    return V;
+  V.Array = VD;
+  V.Value = At;
+  return V;
+}
+
+KernelRaceFinder::StoredValue
+KernelRaceFinder::storedValue(const Expr *Stored) {
+  const Expr *E = skipTemporaries(Stored);
+  if (E->getType()->isIntegralOrEnumerationType() ||
+      E->getType()->isBooleanType())
+    return argumentValue(E);
+  StoredValue V;
+  // A floating-point constant, however it is spelled (`-INFINITY` is
+  // `-__builtin_inff()`, `0.5f * 2`): its bits are the value.
+  if (E->getType()->isRealFloatingType() && !E->isValueDependent() &&
+      !E->HasSideEffects(Context)) {
+    Expr::EvalResult Result;
+    if (E->EvaluateAsRValue(Result, Context) && Result.Val.isFloat() &&
+        !Result.HasSideEffects) {
+      llvm::APInt Bits = Result.Val.getFloat().bitcastToAPInt();
+      if (Bits.getBitWidth() <= 64) {
+        V.Value = Sym.constant(std::int64_t(Bits.getZExtValue()));
+        V.FloatBits = true;
+        return V;
+      }
+    }
   }
   // A load from an array that is not shared memory: the same element holds
   // the same value for every thread that reads it in this interval.
@@ -427,19 +715,29 @@ KernelRaceFinder::storedValue(const Expr *Stored) {
     const auto *Base =
         dyn_cast<DeclRefExpr>(ASE->getBase()->IgnoreParenImpCasts());
     const auto *VD = Base ? dyn_cast<VarDecl>(Base->getDecl()) : nullptr;
-    // Not a thread's own array, nor a pointer that may differ between
-    // threads: `v[0]` then names a different element in each thread.
-    bool SameArrayInEveryThread =
-        VD && !VD->hasAttr<CUDASharedAttr>() &&
-        (!VD->hasLocalStorage() || (VD->getType()->isPointerType() &&
-                                    !(Deps.getVariableDeps(VD) & dep::Thread)));
-    if (SameArrayInEveryThread) {
+    if (isSameArrayInEveryThread(VD)) {
       SymId Index = Sym.translate(ASE->getIdx());
-      if (!Sym.isUnknown(Index))
-        return {VD, Index};
+      if (!Sym.isUnknown(Index)) {
+        V.Array = VD;
+        V.Value = Index;
+      }
     }
+    return V;
   }
-  return {nullptr, -1};
+  // A pure helper of one argument (isPureFunction), given one integer or
+  // one pointer into such an array: equal arguments, equal results
+  // (`s_weight[i] = load128(weight + c)`).
+  if (const auto *Call = dyn_cast<CallExpr>(E)) {
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    if (!Callee || Call->getNumArgs() != 1 || isa<CXXMemberCallExpr>(Call) ||
+        isa<CXXOperatorCallExpr>(Call) ||
+        !isPureFunction(Callee, Context, PureFunctions))
+      return V;
+    V = argumentValue(Call->getArg(0));
+    V.Helper = Callee->getCanonicalDecl();
+    return V;
+  }
+  return V;
 }
 
 bool KernelRaceFinder::overBudget() {
@@ -498,6 +796,9 @@ KernelRaceFinder::cachedDecide(const SharedAccess &A, const SharedAccess &B,
   for (const SharedAccess *X : {&A, &B}) {
     Key += "|" + std::to_string(X->Width) + " " +
            ExactQuery::portableKey(Sym, X->Offset, KeyAtoms);
+    if (X->Align > 1)
+      Key += " /" + std::to_string(X->Align) + " " +
+             ExactQuery::portableKey(Sym, X->AlignedOffset, KeyAtoms);
     for (const auto &[Guard, Polarity] : X->Guards)
       Key += (Polarity ? " +" : " -") +
              ExactQuery::portableKey(Sym, Guard, KeyAtoms);
@@ -601,6 +902,13 @@ KernelRaceFinder::decideExactly(const SharedAccess &A, const SharedAccess &B,
         Q.require(
             Z.mkBVSle(Z.mkBVAdd(Offset, Q.constant(Width)), Q.constant(Size)));
     }
+    // A misaligned access through a reinterpreted pointer faults: no
+    // execution goes on past it (SharedAccess::Align).
+    for (auto [X, Thread] : {std::pair(&A, T.TA), std::pair(&B, T.TB)})
+      if (X->Align > 1)
+        Q.require(Z.mkEqual(Z.mkBVAnd(Q.value(X->AlignedOffset, Thread),
+                                      Q.constant(X->Align - 1)),
+                            Q.constant(0)));
     for (unsigned I = 0; I < Atoms.size(); ++I)
       if (Sym.atoms()[Atoms[I]].isLoopCounter())
         Q.relate(Atoms[I], T.TA, T.TB, relationFor(S.Relation[I]));
@@ -1479,6 +1787,13 @@ KernelRaceFinder::decide(const SharedAccess &A, const SharedAccess &B,
           auto Addr = Sym.evaluate(A.Offset, Env);
           if (!Addr)
             return false;
+          // Misaligned, the access faults and the kernel stops: these
+          // values are no execution of a valid program.
+          if (A.Align > 1) {
+            auto Cast = Sym.evaluate(A.AlignedOffset, Env);
+            if (!Cast || *Cast % A.Align != 0)
+              return false;
+          }
           if (*Addr < 0 || (Size >= 0 && *Addr + A.Width > Size)) {
             if (Shape.Assumed)
               return false;
@@ -1501,6 +1816,13 @@ KernelRaceFinder::decide(const SharedAccess &A, const SharedAccess &B,
           auto Addr = Sym.evaluate(B.Offset, Env);
           if (!Addr)
             return false;
+          // Misaligned, the access faults and the kernel stops: these
+          // values are no execution of a valid program.
+          if (B.Align > 1) {
+            auto Cast = Sym.evaluate(B.AlignedOffset, Env);
+            if (!Cast || *Cast % B.Align != 0)
+              return false;
+          }
           if (*Addr < 0 || (Size >= 0 && *Addr + B.Width > Size)) {
             if (Shape.Assumed)
               return false;
@@ -1965,9 +2287,10 @@ void KernelRaceFinder::checkPair(unsigned IA, unsigned IB,
   StoredValues.reset();
   if (A.Kind == AccessKind::Write && B.Kind == AccessKind::Write && A.Stored &&
       B.Stored && A.Width == B.Width) {
-    auto [BaseA, ValueA] = storedValue(A.Stored);
-    auto [BaseB, ValueB] = storedValue(B.Stored);
-    if (ValueA >= 0 && ValueB >= 0 && BaseA == BaseB) {
+    StoredValue StoredA = storedValue(A.Stored);
+    StoredValue StoredB = storedValue(B.Stored);
+    SymId ValueA = StoredA.Value, ValueB = StoredB.Value;
+    if (ValueA >= 0 && ValueB >= 0 && StoredA.sameKey(StoredB)) {
       auto Uniform = [&](SymId Value) {
         llvm::SmallVector<unsigned, 2> Atoms;
         Sym.collectAtoms(Value, Atoms);
@@ -2061,9 +2384,17 @@ void KernelRaceFinder::checkPair(unsigned IA, unsigned IB,
           for (unsigned BitB = 1; BitB <= 2; ++BitB)
             if ((bits(D.Sides[SA], IA) & BitA) &&
                 (bits(D.Sides[SB], IB) & BitB)) {
+              // A warp sync on one side orders nothing for a lane that
+              // reached its access with no sync on the other side and may
+              // then leave the kernel unsynced (softmax_forward_kernel7's
+              // `if (tid >= C) { maxvals[w] = -INFINITY; return; }` against
+              // lane 0's store after the warp reduction).
+              bool WarpA = bits(D.WarpSides[SA], IA) & BitA;
+              bool WarpB = bits(D.WarpSides[SB], IB) & BitB;
+              bool Unordered = (WarpA && leavesUnsynced(IA)) ||
+                               (WarpB && leavesUnsynced(IB));
               Path P{Diverged, BitA - 1, BitB - 1, D.Branch,
-                     (bits(D.WarpSides[SA], IA) & BitA) &&
-                         (bits(D.WarpSides[SB], IB) & BitB)};
+                     (WarpA && WarpB) || Unordered};
               // An access reached without going round a loop is in the
               // divergence's iteration: the other's way is the one to cut.
               bool AnchorA = BitA == 1;
