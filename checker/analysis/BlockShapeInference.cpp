@@ -62,28 +62,117 @@ private:
   ASTContext &Context;
 };
 
+/// Whether \p S may let some threads leave the kernel: a `return` not
+/// directly under a condition that is a constant of the instantiation (such
+/// a branch is taken by every thread or by none; \p AllOrNone says \p S is
+/// in one, not under any other branch or loop), an `asm` (it may hold
+/// `exit;`), or a `goto` (it may jump past what follows).
+bool mayLeave(const Stmt *S, ASTContext &Context, bool AllOrNone = false) {
+  if (!S)
+    return false;
+  if (isa<AsmStmt, GotoStmt, IndirectGotoStmt, LambdaExpr>(S))
+    return true;
+  if (isa<ReturnStmt>(S))
+    return !AllOrNone;
+  if (const auto *If = dyn_cast<IfStmt>(S)) {
+    const Expr *Cond = If->getCond();
+    bool Value = false;
+    // Every thread takes the same arm: a return there leaves no thread to
+    // reach what follows, or all of them do.
+    if (!If->getInit() && !If->getConditionVariable() && Cond &&
+        !Cond->isValueDependent() && !Cond->HasSideEffects(Context) &&
+        Cond->EvaluateAsBooleanCondition(Value, Context))
+      return mayLeave(If->getThen(), Context, /*AllOrNone=*/true) ||
+             mayLeave(If->getElse(), Context, /*AllOrNone=*/true);
+  }
+  // Only a block passes AllOrNone on: under any other branch or loop the
+  // threads may part.
+  const bool Block = isa<CompoundStmt>(S);
+  for (const Stmt *Child : S->children())
+    if (mayLeave(Child, Context, AllOrNone && Block))
+      return true;
+  return false;
+}
+
+/// `__builtin_assume(tid < nthreads)` reached by every thread of the block:
+/// the author says the condition holds in every thread (it is undefined
+/// behaviour otherwise), so a shape with a thread that breaks it is not one
+/// the kernel runs with. Only assumptions in the kernel's body itself (not
+/// under a branch or a loop), after no statement that may let threads
+/// leave, and reading nothing but thread indices, block extents and
+/// constants are taken.
+struct Assumption {
+  SymId Cond;
+  std::string Spelling;
+};
+
+void collectAssumptions(const Stmt *S, SharedAccessCollector &Col,
+                        std::vector<Assumption> &Found, bool &Stopped) {
+  ASTContext &Context = Col.context();
+  if (const auto *Compound = dyn_cast<CompoundStmt>(S)) {
+    for (const Stmt *Child : Compound->body()) {
+      collectAssumptions(Child, Col, Found, Stopped);
+      if (Stopped)
+        return;
+    }
+    return;
+  }
+  const Stmt *Inner = S;
+  if (const auto *E = dyn_cast<Expr>(S))
+    Inner = E->IgnoreImplicit();
+  if (const auto *Call = dyn_cast<CallExpr>(Inner);
+      Call && Call->getBuiltinCallee() == Builtin::BI__builtin_assume &&
+      Call->getNumArgs() == 1) {
+    SymbolicTranslator &Sym = Col.symbols();
+    const Expr *Cond = Call->getArg(0);
+    SymId Id = Sym.translate(Cond);
+    llvm::SmallVector<unsigned, 4> Atoms;
+    Sym.collectAtoms(Id, Atoms);
+    if (!Sym.isUnknown(Id) && Sym.usesThread(Id) && Atoms.empty()) {
+      const SourceManager &SM = Context.getSourceManager();
+      Found.push_back({Id, Lexer::getSourceText(
+                               SM.getExpansionRange(Call->getSourceRange()), SM,
+                               Context.getLangOpts())
+                               .str()});
+    }
+    return;
+  }
+  Stopped = mayLeave(S, Context);
+}
+
 class ExtentSearch {
 public:
-  ExtentSearch(SharedAccessCollector &Col) : Col(Col), Sym(Col.symbols()) {
+  ExtentSearch(SharedAccessCollector &Col,
+               std::vector<Assumption> Assumptions = {})
+      : Col(Col), Sym(Col.symbols()), Assumptions(std::move(Assumptions)) {
     for (const SharedAccess &A : Col.accesses())
       if (usable(A))
         Usable.push_back(&A);
   }
 
-  /// Whether every usable access stays inside its array (and row) for
-  /// every thread of \p Shape; none when out of budget.
+  /// Whether every usable access stays inside its array (and row), and
+  /// every assumption holds, for every thread of \p Shape; none when out of
+  /// budget.
   std::optional<bool> fits(const BlockShape &Shape) {
     for (const SharedAccess *A : Usable) {
       auto Fits = fits(*A, Shape);
       if (!Fits || !*Fits)
         return Fits;
     }
+    for (const Assumption &A : Assumptions) {
+      auto Holds = holds(A, Shape);
+      if (!Holds || !*Holds)
+        return Holds;
+    }
     return true;
   }
 
+  /// The assumptions a shape broke, by spelling.
+  std::set<std::string> Broken;
+
   /// The variables whose accesses decided a bound.
   std::set<std::string> Limiting;
-  bool empty() const { return Usable.empty(); }
+  bool empty() const { return Usable.empty() && Assumptions.empty(); }
   /// The usable accesses' arrays' dimensions: extents worth trying.
   std::set<std::int64_t> arrayExtents() const {
     std::set<std::int64_t> Extents;
@@ -103,9 +192,36 @@ public:
       if (Fits && !*Fits)
         Limiting.insert(A->Var->getName().str());
     }
+    noteBroken(Shape);
+  }
+  /// Which assumptions fail at \p Shape.
+  void noteBroken(const BlockShape &Shape) {
+    for (const Assumption &A : Assumptions) {
+      auto Holds = holds(A, Shape);
+      if (Holds && !*Holds)
+        Broken.insert(A.Spelling);
+    }
   }
 
 private:
+  /// Whether \p A holds in every thread of \p Shape; none when out of
+  /// budget; true when it cannot be evaluated (it then says nothing).
+  std::optional<bool> holds(const Assumption &A, const BlockShape &Shape) {
+    if (Budget < std::uint64_t(Shape.threads()))
+      return std::nullopt;
+    Budget -= Shape.threads();
+    std::vector<std::int64_t> Values(Sym.atoms().size(), 0);
+    for (std::int64_t T = 0; T < Shape.threads(); ++T) {
+      auto V = Sym.evaluate(
+          A.Cond, SharedAccessCollector::envFor(T, Shape, Values.data()));
+      if (!V)
+        return true;
+      if (*V == 0)
+        return false;
+    }
+    return true;
+  }
+
   bool usable(const SharedAccess &A) const {
     if (!A.Var || A.isDynamic() || A.UnknownGuard || Sym.isUnknown(A.Offset) ||
         !Sym.usesThread(A.Offset) || Col.sizeOf(A.Var) <= 0)
@@ -183,6 +299,7 @@ private:
 
   SharedAccessCollector &Col;
   SymbolicTranslator &Sym;
+  std::vector<Assumption> Assumptions;
   std::vector<const SharedAccess *> Usable;
   std::uint64_t Budget = EvaluationBudget;
 };
@@ -265,6 +382,10 @@ llvm::SmallVector<BlockShape, 3>
 inferBlockShapes(SharedAccessCollector &Col, const AssumedShapes &Assumed) {
   ASTContext &Context = Col.context();
   const FunctionDecl *Kernel = Col.dependence().getFunction();
+  std::vector<Assumption> Assumptions;
+  bool Stopped = false;
+  if (Kernel->getBody())
+    collectAssumptions(Kernel->getBody(), Col, Assumptions, Stopped);
   const unsigned Highest = Col.symbols().highestThreadDimension();
 
   AssertedExtents Asserted(Context);
@@ -284,7 +405,7 @@ inferBlockShapes(SharedAccessCollector &Col, const AssumedShapes &Assumed) {
 
   // Each dimension's largest extent alone, the others at their asserted
   // extents, else 1.
-  ExtentSearch Search(Col);
+  ExtentSearch Search(Col, std::move(Assumptions));
   std::optional<std::int64_t> Bound[3];
   if (!Search.empty()) {
     std::set<std::int64_t> Tried = Search.arrayExtents();
@@ -375,9 +496,10 @@ inferBlockShapes(SharedAccessCollector &Col, const AssumedShapes &Assumed) {
       Shape.Dim[Largest] /= 2;
       // The note says what made it shrink: too many threads for the bound
       // or the hardware, or an access out of its array.
-      if (!TooMany)
+      if (!TooMany) {
         FromExtents = true;
-      else if (Limit < MaxThreads)
+        Search.noteBroken(Shape);
+      } else if (Limit < MaxThreads)
         FromBounds = true;
       else
         FromMax = true;
@@ -389,7 +511,10 @@ inferBlockShapes(SharedAccessCollector &Col, const AssumedShapes &Assumed) {
       if (SizedAt(D) && Shape.Dim[D] > Guess.Dim[D])
         Reasons.push_back(joinNames(PerThread.Names[D]) + " indexed by '" +
                           "threadIdx." + char('x' + D) + "'");
-    if (FromExtents)
+    if (FromExtents && !Search.Broken.empty())
+      for (const std::string &Broken : Search.Broken)
+        Reasons.push_back("'" + Broken + "'");
+    if (FromExtents && (Search.Broken.empty() || !Search.Limiting.empty()))
       Reasons.push_back(Search.Limiting.empty()
                             ? "the extents of its shared arrays"
                             : "the extents of " + joinNames(Search.Limiting));

@@ -16,6 +16,12 @@
 //    inside its array and, for a declared array of rows, inside its row.
 //    Extents tried are powers of two and the arrays' own dimensions; each
 //    dimension is searched alone;
+//  - `__builtin_assume(tid < 128)`, in the kernel's body itself after no
+//    statement that may let a thread leave, on thread indices, block
+//    extents and constants only: it holds in every thread (it is undefined
+//    behaviour otherwise), so a shape with a thread that breaks it is cut
+//    as an access out of its array is (ggml's flash_attn_ext_vec: `tid =
+//    32 * threadIdx.y + threadIdx.x` below 128 keeps y at 4 or less);
 //  - per-thread arrays: an array whose outermost dimension is indexed by
 //    `threadIdx.z` itself (`sm_coordinates[threadIdx.z]`), in an access no
 //    guard on `threadIdx.z` restricts, holds one element per z index: the
