@@ -27,6 +27,7 @@ exec python3 - "$repo" "$@" <<'PYTHON'
 import atexit
 import os
 import platform
+import re
 import resource
 import shlex
 import shutil
@@ -190,6 +191,33 @@ print()
 print(f"total (a) baseline:  {totals['a']:.2f} s CPU")
 print(f"total (b) + cuda-*:  {totals['b']:.2f} s CPU")
 print(f"ratio b/a: {totals['b'] / totals['a']:.3f}")
+
+# The difference of two totals is at the mercy of the machine's noise (on a
+# shared VM the same file's two medians can differ by 20% with nothing
+# changed). The checks' own time, measured inside one process by
+# clang-tidy's --enable-check-profile, is not: one more run of (b) per file
+# with the profile gives the share of the process's CPU time the cuda-*
+# checks take, and the ratio it implies, (b) / ((b) - checks).
+PROFILE_LINE = re.compile(
+    r"^\s*([\d.]+) \(\s*[\d.]+%\)\s+([\d.]+) \(\s*[\d.]+%\)\s+([\d.]+) "
+    r"\(\s*[\d.]+%\)\s+([\d.]+) \(\s*[\d.]+%\)\s+(cuda-\S+)\s*$")
+profiled_process = 0.0
+profiled_checks = 0.0
+for path in files:
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    run = subprocess.run(
+        base_command + ["--checks=" + CONFIGURATIONS["b"], "--enable-check-profile", path],
+        stdin=subprocess.DEVNULL, capture_output=True, text=True, env=child_env)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    profiled_process += (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    for line in (run.stdout + run.stderr).splitlines():
+        match = PROFILE_LINE.match(line)
+        if match:
+            profiled_checks += float(match.group(3))
+print()
+print(f"in-process: cuda-* checks {profiled_checks:.2f} s of {profiled_process:.2f} s CPU "
+      f"(one profiled run of (b) per file)")
+print(f"implied ratio b/a: {profiled_process / (profiled_process - profiled_checks):.3f}")
 print()
 print("slowest function analysed, per check (wall seconds of that analysis):")
 for check in sorted(slowest):
