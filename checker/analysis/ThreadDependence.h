@@ -228,7 +228,12 @@ struct DependenceOptions {
   /// that the checks can say so.
   unsigned MaxBlocks = DefaultMaxBlocks;
 
-  bool operator==(const DependenceOptions &) const = default;
+  bool operator==(const DependenceOptions &Other) const {
+    return ExitedThreadsHoldBarriers == Other.ExitedThreadsHoldBarriers &&
+           UnknownCallsAreThreadDependent ==
+               Other.UnknownCallsAreThreadDependent &&
+           MaxBlocks == Other.MaxBlocks && LaneRules == Other.LaneRules;
+  }
 };
 
 /// Why a value is thread-dependent, as a chain: the source (`'threadIdx.x'`)
