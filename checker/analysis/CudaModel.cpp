@@ -216,6 +216,15 @@ CallModel classifyCall(const CallExpr *CE) {
   const FunctionDecl *FD = CE->getDirectCallee();
   if (!FD)
     return M;
+  // A launch from device code (dynamic parallelism) starts a child grid:
+  // none of the kernel's body runs in the launching thread, and the child's
+  // blocks have shared memory of their own. Modelled, so that no analysis
+  // follows it as a call (its arguments are still evaluated here).
+  if (isa<CUDAKernelCallExpr>(CE)) {
+    M.Modelled = true;
+    M.Name = FD->getNameAsString();
+    return M;
+  }
   if (isInCooperativeGroups(FD))
     return classifyCooperativeGroupsCall(FD, CE);
   if (!FD->getIdentifier())
