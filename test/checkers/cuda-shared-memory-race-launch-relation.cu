@@ -110,3 +110,21 @@ void launchRowsEither(dim3 grid, dim3 block, float *out, int radius,
   haloRowsEither<<<grid, block, 4096>>>(out, block.x + 2 * radius, radius);
   haloRowsEither<<<grid, block, 4096>>>(out, width, radius);
 }
+
+// A relation over the block alone is a constant of each shape the kernel is
+// analysed with (here the assumed 16x16): rows of blockDim.x + 1, and a
+// thread writes two columns to the right of its own, into the next row's
+// first cells for the last threads of a row.
+__global__ void rowsOneWider(float *out, int width) {
+  extern __shared__ float tile[];
+  int tx = threadIdx.x, ty = threadIdx.y;
+  tile[ty * width + tx] = out[0];
+  tile[ty * width + tx + 2] = out[1];
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: write after write race on shared 'tile': no barrier orders this write after another thread's write [cuda-shared-memory-race]
+  // CHECK-NOTES: :[[@LINE-3]]:3: note: the other thread's write is here
+  // CHECK-NOTES: :[[@LINE-3]]:3: note: for example, thread (2,1,0) writes 'tile[19]' and thread (0,1,0) writes it, when 'width' = 17 (width = blockDim.x + 1 from the launch at cuda-shared-memory-race-launch-relation.cu{{.*}}:[[@LINE+4]]), with blockDim (16,16,1) (assumed: the block of the launch at cuda-shared-memory-race-launch-relation.cu{{.*}}:[[@LINE+4]] is not a constant)
+}
+
+void launchOneWider(dim3 grid, dim3 block, float *out) {
+  rowsOneWider<<<grid, block, 4096>>>(out, block.x + 1);
+}
