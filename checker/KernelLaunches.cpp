@@ -66,7 +66,258 @@ const FunctionDecl *definitionOf(const FunctionDecl *FD) {
   return FD && FD->getDefinition() ? FD->getDefinition() : FD;
 }
 
+/// A launch argument as an affine form over the components of the launch's
+/// block variable, other variables and a constant. Coefficients are kept
+/// modulo 2^32 (as int32): the ring in which the launch's 32-bit `int` and
+/// `unsigned` arithmetic computes, wrap-around included.
+struct AffineForm {
+  std::int64_t Constant = 0;
+  std::array<std::int64_t, 3> Dim = {0, 0, 0};
+  llvm::SmallVector<std::pair<const VarDecl *, std::int64_t>, 2> Vars;
+};
+
+std::int64_t wrap32(std::uint64_t V) {
+  return std::int64_t(std::int32_t(std::uint32_t(V)));
+}
+
+void addScaled(AffineForm &Into, const AffineForm &From, std::int64_t Scale) {
+  auto Mul = [&](std::int64_t C) {
+    return std::uint64_t(C) * std::uint64_t(Scale);
+  };
+  Into.Constant = wrap32(std::uint64_t(Into.Constant) + Mul(From.Constant));
+  for (unsigned D = 0; D < 3; ++D)
+    Into.Dim[D] = wrap32(std::uint64_t(Into.Dim[D]) + Mul(From.Dim[D]));
+  for (const auto &[Var, C] : From.Vars) {
+    auto *Same = llvm::find_if(
+        Into.Vars, [&](const auto &Term) { return Term.first == Var; });
+    if (Same == Into.Vars.end())
+      Into.Vars.push_back({Var, wrap32(Mul(C))});
+    else
+      Same->second = wrap32(std::uint64_t(Same->second) + Mul(C));
+  }
+  llvm::erase_if(Into.Vars, [](const auto &Term) { return Term.second == 0; });
+}
+
+/// The dim3 variable a launch's block argument names (`block` in
+/// `k<<<grid, block>>>`), through its copy.
+const VarDecl *blockVariable(const Expr *Block) {
+  Block = Block->IgnoreImplicit()->IgnoreParenImpCasts();
+  if (const auto *Construct = dyn_cast<CXXConstructExpr>(Block);
+      Construct && Construct->getNumArgs() == 1 &&
+      Construct->getArg(0)->getType()->isRecordType())
+    Block = Construct->getArg(0)->IgnoreImplicit()->IgnoreParenImpCasts();
+  const auto *Ref = dyn_cast<DeclRefExpr>(Block);
+  const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  const auto *Record =
+      Var ? Var->getType().getNonReferenceType()->getAsCXXRecordDecl()
+          : nullptr;
+  if (!Record || !Record->getIdentifier() || Record->getName() != "dim3")
+    return nullptr;
+  return Var;
+}
+
+/// \p E, a launch argument, as an affine form: integer constants, `+`,
+/// `-`, multiplication by a constant, integer variables, and `.x`, `.y`,
+/// `.z` of \p Block (blockDim of the launched grid). Every value on the way
+/// is an integer of at most 32 bits and every conversion one to 32 bits, so
+/// that the launch computes it modulo 2^32 from the values of its leaves;
+/// none for anything else.
+std::optional<AffineForm> affineArgument(const Expr *E, const VarDecl *Block,
+                                         ASTContext &Context,
+                                         unsigned Depth = 0) {
+  if (!E || Depth > 16)
+    return std::nullopt;
+  E = E->IgnoreParens();
+  QualType Type = E->getType();
+  if (!Type->isIntegerType() || Context.getTypeSize(Type) > 32 ||
+      E->isValueDependent())
+    return std::nullopt;
+  AffineForm Form;
+  if (E->isPRValue()) {
+    Expr::EvalResult Result;
+    if (E->EvaluateAsInt(Result, Context)) {
+      Form.Constant = wrap32(Result.Val.getInt().getExtValue());
+      return Form;
+    }
+  }
+  if (const auto *Cast = dyn_cast<CastExpr>(E)) {
+    switch (Cast->getCastKind()) {
+    case CK_LValueToRValue:
+    case CK_NoOp:
+      break;
+    case CK_IntegralCast:
+      // To 16 bits, say, the value would not be taken modulo 2^32.
+      if (Context.getTypeSize(Type) != 32)
+        return std::nullopt;
+      break;
+    default:
+      return std::nullopt;
+    }
+    return affineArgument(Cast->getSubExpr(), Block, Context, Depth + 1);
+  }
+  if (const auto *Unary = dyn_cast<UnaryOperator>(E)) {
+    if (Unary->getOpcode() != UO_Minus && Unary->getOpcode() != UO_Plus)
+      return std::nullopt;
+    std::optional<AffineForm> Sub =
+        affineArgument(Unary->getSubExpr(), Block, Context, Depth + 1);
+    if (!Sub)
+      return std::nullopt;
+    addScaled(Form, *Sub, Unary->getOpcode() == UO_Minus ? -1 : 1);
+    return Form;
+  }
+  if (const auto *Binary = dyn_cast<BinaryOperator>(E)) {
+    BinaryOperatorKind Op = Binary->getOpcode();
+    if (Op != BO_Add && Op != BO_Sub && Op != BO_Mul)
+      return std::nullopt;
+    std::optional<AffineForm> L =
+        affineArgument(Binary->getLHS(), Block, Context, Depth + 1);
+    std::optional<AffineForm> R =
+        affineArgument(Binary->getRHS(), Block, Context, Depth + 1);
+    if (!L || !R)
+      return std::nullopt;
+    auto IsConstant = [](const AffineForm &F) {
+      return F.Vars.empty() && F.Dim == std::array<std::int64_t, 3>{0, 0, 0};
+    };
+    if (Op == BO_Mul) {
+      if (IsConstant(*L))
+        std::swap(L, R);
+      if (!IsConstant(*R))
+        return std::nullopt; // Not affine.
+      addScaled(Form, *L, R->Constant);
+      return Form;
+    }
+    addScaled(Form, *L, 1);
+    addScaled(Form, *R, Op == BO_Sub ? -1 : 1);
+    return Form;
+  }
+  if (const auto *Member = dyn_cast<MemberExpr>(E)) {
+    const auto *Base =
+        dyn_cast<DeclRefExpr>(Member->getBase()->IgnoreParenImpCasts());
+    const auto *Field = Member->getMemberDecl();
+    if (!Block || Member->isArrow() || !Base || Base->getDecl() != Block ||
+        !Field->getIdentifier())
+      return std::nullopt;
+    llvm::StringRef Name = Field->getName();
+    if (Name != "x" && Name != "y" && Name != "z")
+      return std::nullopt;
+    Form.Dim[Name[0] - 'x'] = 1;
+    return Form;
+  }
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
+    if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl())) {
+      Form.Vars.push_back({Var, 1});
+      return Form;
+    }
+  return std::nullopt;
+}
+
+/// The variable \p Arg passes whole (`radius`), if it is one.
+const VarDecl *passedVariable(const Expr *Arg) {
+  for (;;) {
+    Arg = Arg->IgnoreParens();
+    const auto *Cast = dyn_cast<ImplicitCastExpr>(Arg);
+    if (!Cast || (Cast->getCastKind() != CK_LValueToRValue &&
+                  Cast->getCastKind() != CK_NoOp))
+      break;
+    Arg = Cast->getSubExpr();
+  }
+  const auto *Ref = dyn_cast<DeclRefExpr>(Arg);
+  return Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+}
+
 } // namespace
+
+void KernelLaunches::addRelations(const FunctionDecl *Kernel,
+                                  const CUDAKernelCallExpr *Launch,
+                                  ASTContext &Context) {
+  LaunchRelations &Known = Relations[Kernel];
+  if (!Known.Known)
+    return;
+  llvm::SmallVector<ArgumentRelation, 1> Found;
+  const VarDecl *Block = Launch->getConfig()->getNumArgs() > 1
+                             ? blockVariable(Launch->getConfig()->getArg(1))
+                             : nullptr;
+  const unsigned N = Kernel->getNumParams();
+  // Arguments are evaluated in an unspecified order: one that changes a
+  // variable another reads makes its value unknown.
+  bool Readable = Launch->getNumArgs() == N &&
+                  llvm::none_of(Launch->arguments(), [&](const Expr *Arg) {
+                    return Arg->HasSideEffects(Context);
+                  });
+  // The parameter that stands for variable V: the first integer one the
+  // launch passes V to whole, of V's own type (so it holds V's value).
+  auto Carrier = [&](const VarDecl *V) -> const ParmVarDecl * {
+    for (unsigned I = 0; I < N; ++I) {
+      const ParmVarDecl *Q = Kernel->getParamDecl(I);
+      if (Q->getType()->isIntegerType() &&
+          passedVariable(Launch->getArg(I)) == V &&
+          Context.hasSameUnqualifiedType(Q->getType(),
+                                         V->getType().getNonReferenceType()))
+        return Q;
+    }
+    return nullptr;
+  };
+  const SourceManager &SM = Context.getSourceManager();
+  SourceLocation At = SM.getExpansionLoc(Launch->getBeginLoc());
+  OptionalFileEntryRef LaunchFile = SM.getFileEntryRefForID(SM.getFileID(At));
+  for (unsigned I = 0; Readable && LaunchFile && I < N; ++I) {
+    const ParmVarDecl *P = Kernel->getParamDecl(I);
+    if (!P->getType()->isIntegerType() ||
+        Context.getTypeSize(P->getType()) != 32)
+      continue;
+    std::optional<AffineForm> Form =
+        affineArgument(Launch->getArg(I), Block, Context);
+    if (!Form)
+      continue;
+    ArgumentRelation R;
+    R.Param = P;
+    R.Constant = Form->Constant;
+    R.Dim = Form->Dim;
+    bool Expressed = true;
+    for (const auto &[V, C] : Form->Vars) {
+      // A variable no other parameter carries is no fact about the kernel;
+      // P carrying it itself is no relation (and would make one circular).
+      const ParmVarDecl *Q = Carrier(V);
+      if (!Q || Q == P) {
+        Expressed = false;
+        break;
+      }
+      auto *Same = llvm::find_if(
+          R.Terms, [&](const auto &Term) { return Term.first == Q; });
+      if (Same == R.Terms.end())
+        R.Terms.push_back({Q, C});
+      else
+        Same->second = wrap32(std::uint64_t(Same->second) + std::uint64_t(C));
+    }
+    llvm::erase_if(R.Terms, [](const auto &Term) { return Term.second == 0; });
+    // A constant alone is BlockShape::Arguments' business.
+    if (!Expressed ||
+        (R.Terms.empty() && R.Dim == std::array<std::int64_t, 3>{0, 0, 0}))
+      continue;
+    llvm::sort(R.Terms, [](const auto &A, const auto &B) {
+      return A.first->getFunctionScopeIndex() <
+             B.first->getFunctionScopeIndex();
+    });
+    R.From = llvm::sys::path::filename(LaunchFile->getName()).str() + ":" +
+             std::to_string(SM.getExpansionLineNumber(At));
+    Found.push_back(std::move(R));
+  }
+  if (!Known.Launched) {
+    Known.Launched = true;
+    Known.List = std::move(Found);
+    return;
+  }
+  // Only a relation every launch gives stays.
+  llvm::erase_if(Known.List, [&](ArgumentRelation &R) {
+    const auto *Same = llvm::find_if(
+        Found, [&](const ArgumentRelation &F) { return F.sameForm(R); });
+    if (Same == Found.end())
+      return true;
+    if (!llvm::is_contained(llvm::split(R.From, ", "), Same->From))
+      R.From += ", " + Same->From;
+    return false;
+  });
+}
 
 void KernelLaunches::addLaunch(const CUDAKernelCallExpr *Launch,
                                const FunctionDecl *Caller, HostValues &Values) {
@@ -143,6 +394,7 @@ void KernelLaunches::addLaunch(const CUDAKernelCallExpr *Launch,
         Seen.push_back(std::move(Indexed));
     }
     addShape(Kernel, Shape, Bound);
+    addRelations(Kernel, Launch, Context);
   }
 }
 
@@ -169,6 +421,18 @@ void KernelLaunches::addShape(const FunctionDecl *Kernel,
 }
 
 void KernelLaunches::addCall(const CallExpr *Call, const FunctionDecl *Caller) {
+  // A kernel handed to a call (a launch helper, cudaLaunchKernel) may be
+  // launched with arguments no relation describes.
+  for (const Expr *Arg : Call->arguments()) {
+    const Expr *Named = Arg->IgnoreParenCasts();
+    if (const auto *UO = dyn_cast<UnaryOperator>(Named);
+        UO && UO->getOpcode() == UO_AddrOf)
+      Named = UO->getSubExpr()->IgnoreParenCasts();
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(Named))
+      if (const auto *FD = dyn_cast<FunctionDecl>(Ref->getDecl());
+          FD && FD->hasAttr<CUDAGlobalAttr>())
+        dropRelations(definitionOf(FD));
+  }
   if (isa<CUDAKernelCallExpr, CXXOperatorCallExpr, CXXMemberCallExpr>(Call) ||
       !Call->getDirectCallee())
     return;
@@ -236,8 +500,10 @@ void KernelLaunches::resolveHelperLaunches(ASTContext &Context) {
       } else {
         Targets.add(Argument);
       }
-      for (const FunctionDecl *Kernel : Targets.Kernels)
+      for (const FunctionDecl *Kernel : Targets.Kernels) {
         addShape(Kernel, Shape, Shape);
+        dropRelations(Kernel);
+      }
     }
   }
   HelperLaunches.clear();
@@ -258,6 +524,14 @@ llvm::SmallVector<BlockShape, 2> KernelLaunches::shapesFor(
     const AssumedShapes &Assumed, const ProgramLaunches *Index) const {
   llvm::SmallVector<BlockShape, 2> Launched;
   bool AnyUnknown = Unknown.count(Kernel);
+  llvm::SmallVector<ArgumentRelation, 1> Related =
+      relationsOf(Kernel, Dependence.getContext(), Index);
+  auto WithRelations = [&](llvm::ArrayRef<BlockShape> Shapes) {
+    llvm::SmallVector<BlockShape, 2> Out(Shapes.begin(), Shapes.end());
+    for (BlockShape &Shape : Out)
+      Shape.Relations = Related;
+    return Out;
+  };
   if (auto It = Shapes.find(Kernel); It != Shapes.end())
     Launched.append(It->second.begin(), It->second.end());
   if (Index) {
@@ -288,13 +562,31 @@ llvm::SmallVector<BlockShape, 2> KernelLaunches::shapesFor(
   // A launch whose shape is not a constant may have any shape: as before,
   // the kernel is then analysed as if no launch were known.
   if (!Launched.empty() && !AnyUnknown)
-    return Launched;
+    return WithRelations(Launched);
   const FunctionDependence *Deps = Dependence.analyze(Kernel);
   if (!Deps)
     return {};
   SharedAccessCollector Collector(Dependence.getContext(), *Deps);
   Collector.collect();
-  return inferBlockShapes(Collector, Assumed);
+  return WithRelations(inferBlockShapes(Collector, Assumed));
+}
+
+llvm::SmallVector<ArgumentRelation, 1>
+KernelLaunches::relationsOf(const FunctionDecl *Kernel, ASTContext &Context,
+                            const ProgramLaunches *Index) const {
+  auto It = Relations.find(Kernel);
+  if (It == Relations.end() || !It->second.Known || !It->second.Launched)
+    return {};
+  // The index holds no arguments: another file's launch may pass anything.
+  if (Index) {
+    const SourceManager &SM = Context.getSourceManager();
+    OptionalFileEntryRef Main = SM.getFileEntryRefForID(SM.getMainFileID());
+    llvm::StringRef MainFile =
+        Main ? SM.getFileManager().getCanonicalName(*Main) : "";
+    if (!Index->launchesOf(kernelKey(Kernel), MainFile).empty())
+      return {};
+  }
+  return It->second.List;
 }
 
 bool KernelLaunches::writeIndex(llvm::StringRef Dir,
@@ -310,9 +602,18 @@ bool KernelLaunches::writeIndex(llvm::StringRef Dir,
 std::string describeShapeOrigin(const BlockShape &Shape) {
   if (!Shape.Assumed)
     return Shape.Origin.empty() ? "" : " (" + Shape.Origin + ")";
+  // Relations are read from launches: those launches' blocks are not
+  // constants.
+  std::string Why = "no launch of this kernel was found";
+  if (!Shape.Relations.empty()) {
+    const std::string &From = Shape.Relations.front().From;
+    Why = From.find(',') == std::string::npos
+              ? "the block of the launch at " + From + " is not a constant"
+              : "the blocks of the launches at " + From + " are not constants";
+  }
   if (Shape.Origin.empty())
-    return " (assumed: no launch of this kernel was found)";
-  return " (assumed " + Shape.Origin + ": no launch of this kernel was found)";
+    return " (assumed: " + Why + ")";
+  return " (assumed " + Shape.Origin + ": " + Why + ")";
 }
 
 namespace {
@@ -954,8 +1255,15 @@ void KernelLaunches::collect(
     return;
   }
   const auto *Kernel = Result.Nodes.getNodeAs<FunctionDecl>("kernel");
-  if (Kernel && !Kernel->isDependentContext() && !Kernel->isInvalidDecl())
+  if (Kernel && !Kernel->isDependentContext() && !Kernel->isInvalidDecl()) {
     addKernel(Kernel);
+    // A launch from device code is a launch too, whose arguments the
+    // relations of the host's launches do not describe.
+    forEachLaunch(Kernel, [&](const CUDAKernelCallExpr *Launch) {
+      if (const FunctionDecl *Child = Launch->getDirectCallee())
+        dropRelations(definitionOf(Child));
+    });
+  }
 }
 
 } // namespace clang::tidy::cuda_tidy

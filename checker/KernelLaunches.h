@@ -64,6 +64,15 @@ public:
   bool writeIndex(llvm::StringRef Dir, ASTContext &Context) const;
 
   llvm::ArrayRef<const FunctionDecl *> kernels() const { return Kernels; }
+  /// The relations between its parameters, its block and the arguments
+  /// that every launch of \p Kernel in this translation unit gives
+  /// (BlockShape::Relations); none when a launch passes something else, or
+  /// the kernel is handed to a call (a launch helper, cudaLaunchKernel)
+  /// whose launches cannot be read, or, with an \p Index, launched in
+  /// another file too. shapesFor puts them on the shapes it gives.
+  llvm::SmallVector<clang::cuda_tidy::ArgumentRelation, 1>
+  relationsOf(const FunctionDecl *Kernel, ASTContext &Context,
+              const ProgramLaunches *Index = nullptr) const;
   /// The constant block shapes \p Kernel is launched with; empty when there
   /// is no launch or one whose shape is not a constant.
   llvm::ArrayRef<clang::cuda_tidy::BlockShape>
@@ -98,7 +107,23 @@ private:
                 const std::optional<clang::cuda_tidy::BlockShape> &Shape,
                 const std::optional<clang::cuda_tidy::BlockShape> &Bound);
 
+  /// Merges the relations \p Launch gives \p Kernel's parameters into
+  /// those of its other launches: only a relation every launch gives stays.
+  void addRelations(const FunctionDecl *Kernel,
+                    const CUDAKernelCallExpr *Launch, ASTContext &Context);
+  /// A launch or a use of \p Kernel whose arguments cannot be read: no
+  /// relation holds.
+  void dropRelations(const FunctionDecl *Kernel) {
+    Relations[Kernel].Known = false;
+  }
+  struct LaunchRelations {
+    bool Known = true;
+    bool Launched = false;
+    llvm::SmallVector<clang::cuda_tidy::ArgumentRelation, 1> List;
+  };
+
   llvm::SmallVector<HelperLaunch, 2> HelperLaunches;
+  llvm::DenseMap<const FunctionDecl *, LaunchRelations> Relations;
   std::vector<std::pair<const CallExpr *, const FunctionDecl *>> PointerCalls;
   llvm::SmallVector<const FunctionDecl *, 8> Kernels;
   llvm::DenseMap<const FunctionDecl *,

@@ -35,7 +35,8 @@ public:
     for (const FunctionDecl *Kernel : Launches.kernels())
       Slowest.time(Kernel->getNameAsString(), [&] {
         Races.analyzeKernel(
-            Kernel, Launches.shapesFor(Kernel, Dependence, Assumed, Index));
+            Kernel, Launches.shapesFor(Kernel, Dependence, Assumed, Index),
+            Launches.relationsOf(Kernel, Dependence.getContext(), Index));
       });
     Slowest.report("cuda-shared-memory-race");
     reportOversizedBodies(Check, Dependence, "shared-memory races", Reported);

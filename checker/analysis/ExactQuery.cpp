@@ -160,6 +160,14 @@ llvm::SMTExprRef ExactQuery::uniform(unsigned Atom) {
     Uniforms[Atom] = V;
     return V;
   }
+  // A parameter every launch passes as a form of blockDim and other
+  // parameters (`tilew` = blockDim.x + 2 * r) is that form of their terms,
+  // not an unknown of its own: moving `r` moves `tilew` with it, in the
+  // witness and in the test that a point is not isolated.
+  if (llvm::SMTExprRef V = related(Atom)) {
+    Uniforms[Atom] = V;
+    return V;
+  }
   llvm::SMTExprRef V = fresh(Info.Name);
   if (Info.isBlockIndex())
     require(inRange(V, 0, BlockIndexLimit));
@@ -167,6 +175,35 @@ llvm::SMTExprRef ExactQuery::uniform(unsigned Atom) {
     require(inRange(V, -UniformLimit, UniformLimit));
   Uniforms[Atom] = V;
   UniformOrder.push_back(Atom);
+  return V;
+}
+
+llvm::SMTExprRef ExactQuery::related(unsigned Atom) {
+  const SymAtom &Info = Sym.atoms()[Atom];
+  const ArgumentRelation *R = Info.Var && Concrete && !Info.isLoopCounter()
+                                  ? Shape.relation(Info.Var)
+                                  : nullptr;
+  // The launch's value is the kernel's only while the kernel leaves the
+  // parameters as they are.
+  if (!R || Sym.assignmentsTo(R->Param) != 0)
+    return nullptr;
+  llvm::SmallVector<std::pair<unsigned, std::int64_t>, 2> Terms;
+  for (const auto &[Other, C] : R->Terms) {
+    std::optional<unsigned> OtherAtom = Sym.atomOf(Other);
+    if (!OtherAtom || Sym.assignmentsTo(Other) != 0 ||
+        Sym.atoms()[*OtherAtom].isLoopCounter())
+      return nullptr;
+    Terms.push_back({*OtherAtom, C});
+  }
+  // The launch computes the form modulo 2^32, as these terms do.
+  llvm::SMTExprRef V = constant(R->Constant);
+  for (unsigned D = 0; D < 3; ++D)
+    if (R->Dim[D] != 0)
+      V = Solver->mkBVAdd(V, Solver->mkBVMul(constant(R->Dim[D]), Dims[D]));
+  for (const auto &[OtherAtom, C] : Terms)
+    V = Solver->mkBVAdd(V, Solver->mkBVMul(constant(C), uniform(OtherAtom)));
+  // The range of every uniform atom: its products cannot wrap.
+  require(inRange(V, -UniformLimit, UniformLimit));
   return V;
 }
 
@@ -384,6 +421,133 @@ llvm::SMTExprRef ExactQuery::encode(SymId Id, unsigned Thread) {
     Approximate = true;
     return fresh("unknown");
   }
+}
+
+namespace {
+
+/// An offset `c * E + k` (c and k constants; c = 1 and k = 0 when there
+/// is no such factor and term).
+struct ElementOffset {
+  SymId Element = -1;
+  std::int64_t Size = 1, Field = 0;
+};
+
+ElementOffset elementOffset(const SymbolicTranslator &Sym, SymId Id) {
+  ElementOffset Out;
+  Out.Element = Id;
+  const SymNode &N = Sym.node(Id);
+  auto Constant = [&](SymId C) -> std::optional<std::int64_t> {
+    if (C >= 0 && Sym.node(C).K == SymNode::Const)
+      return Sym.node(C).Value;
+    return std::nullopt;
+  };
+  if (N.K == SymNode::Add) {
+    for (auto [Term, Other] : {std::pair(N.A, N.B), std::pair(N.B, N.A)})
+      if (std::optional<std::int64_t> K = Constant(Term)) {
+        ElementOffset Inner = elementOffset(Sym, Other);
+        Inner.Field += *K;
+        return Inner;
+      }
+    return Out;
+  }
+  if (N.K == SymNode::Mul) {
+    for (auto [Factor, Other] : {std::pair(N.A, N.B), std::pair(N.B, N.A)})
+      if (std::optional<std::int64_t> C = Constant(Factor); C && *C > 0) {
+        Out.Element = Other;
+        Out.Size = *C;
+        return Out;
+      }
+    return Out;
+  }
+  if (N.K == SymNode::Shl)
+    if (std::optional<std::int64_t> S = Constant(N.B); S && *S >= 0 && *S < 8) {
+      Out.Element = N.A;
+      Out.Size = std::int64_t(1) << *S;
+    }
+  return Out;
+}
+
+/// The row factor of \p Id, a sum of terms: a term `Y * W` (or `W * Y`)
+/// with W a uniform atom that is not a loop counter, found through `+`
+/// and `-`; Y's node, W's atom and whether Y is negated.
+struct RowFactor {
+  SymId Row = -1;
+  unsigned Width = 0;
+  bool Negated = false;
+};
+
+std::optional<RowFactor> rowFactor(const SymbolicTranslator &Sym, SymId Id,
+                                   std::optional<unsigned> Want,
+                                   bool Negated = false, unsigned Depth = 0) {
+  if (Id < 0 || Depth > 8)
+    return std::nullopt;
+  const SymNode &N = Sym.node(Id);
+  if (N.K == SymNode::Add || N.K == SymNode::Sub) {
+    if (auto F = rowFactor(Sym, N.A, Want, Negated, Depth + 1))
+      return F;
+    return rowFactor(Sym, N.B, Want, N.K == SymNode::Sub ? !Negated : Negated,
+                     Depth + 1);
+  }
+  if (N.K != SymNode::Mul)
+    return std::nullopt;
+  for (auto [W, Y] : {std::pair(N.B, N.A), std::pair(N.A, N.B)}) {
+    const SymNode &Factor = Sym.node(W);
+    if (Factor.K != SymNode::Atom)
+      continue;
+    const SymAtom &Info = Sym.atoms()[Factor.Value];
+    if (Info.isLoopCounter() || Info.isBlockIndex() ||
+        (Want && *Want != unsigned(Factor.Value)))
+      continue;
+    return RowFactor{Y, unsigned(Factor.Value), Negated};
+  }
+  return std::nullopt;
+}
+
+} // namespace
+
+llvm::SMTExprRef ExactQuery::rowLemma(SymId A, unsigned TA, std::int64_t WidthA,
+                                      SymId B, unsigned TB,
+                                      std::int64_t WidthB) {
+  ElementOffset EA = elementOffset(Sym, A), EB = elementOffset(Sym, B);
+  // Each access stays inside one element of the same size.
+  if (EA.Size != EB.Size || EA.Size > 16 || EA.Field < 0 || EB.Field < 0 ||
+      EA.Field + WidthA > EA.Size || EB.Field + WidthB > EB.Size)
+    return nullptr;
+  std::optional<RowFactor> RA = rowFactor(Sym, EA.Element, std::nullopt);
+  if (!RA)
+    return nullptr;
+  std::optional<RowFactor> RB = rowFactor(Sym, EB.Element, RA->Width);
+  if (!RB)
+    return nullptr;
+  llvm::SMTSolver &Z = *Solver;
+  llvm::SMTExprRef W = uniform(RA->Width);
+  auto Row = [&](const RowFactor &F, unsigned Thread) {
+    llvm::SMTExprRef Y = value(F.Row, Thread);
+    return F.Negated ? Z.mkBVNeg(Y) : Y;
+  };
+  llvm::SMTExprRef YA = Row(*RA, TA), YB = Row(*RB, TB);
+  llvm::SMTExprRef ElementA = value(EA.Element, TA),
+                   ElementB = value(EB.Element, TB);
+  llvm::SMTExprRef XA = Z.mkBVSub(ElementA, Z.mkBVMul(YA, W)),
+                   XB = Z.mkBVSub(ElementB, Z.mkBVMul(YB, W));
+  // With W in [1, 2^15] and rows within 2^15 + 2^11, neither Y * W nor
+  // Y * W + X wraps. c * E + k may in the terms, but not in an execution:
+  // a real access's offset lies in the block's shared memory (at most
+  // 228 KiB), so a model in which the 32-bit offsets wrap is none, and the
+  // lemma may rule it out.
+  const std::int64_t RowLimit = UniformLimit + (1 << 11);
+  llvm::SMTExprRef Premises[] = {inRange(W, 1, UniformLimit),
+                                 inRange(YA, -RowLimit, RowLimit),
+                                 inRange(YB, -RowLimit, RowLimit),
+                                 Z.mkBVSge(XA, constant(0)),
+                                 Z.mkBVSlt(XA, W),
+                                 Z.mkBVSge(XB, constant(0)),
+                                 Z.mkBVSlt(XB, W)};
+  llvm::SMTExprRef Premise = Z.mkBoolean(true);
+  for (const llvm::SMTExprRef &P : Premises)
+    Premise = Z.mkAnd(Premise, P);
+  return Z.mkOr(Z.mkNot(Premise),
+                Z.mkAnd(Z.mkEqual(YA, YB), Z.mkEqual(XA, XB)));
 }
 
 llvm::SMTExprRef ExactQuery::observe(const llvm::SMTExprRef &Term) {

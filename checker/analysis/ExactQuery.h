@@ -34,6 +34,12 @@
 //    are constraints on their k.
 //  - Uniform atoms live in [-2^15, 2^15] (blockIdx in [0, 2^16)), so that
 //    a product of two of them cannot wrap and invent a collision.
+//  - A kernel parameter that every launch passes as one affine form of the
+//    launched block and other parameters (BlockShape::Relations: `tilew` =
+//    blockDim.x + 2 * r) is that form of their terms, in the same range,
+//    and no unknown of its own. Its rows make offsets quadratic in `r`,
+//    which the bit-vector solver refutes only at great cost; the race
+//    analysis then adds the row lemma (rowLemma), which says it directly.
 //
 // ## "Certain": generic values of the unknowns
 // A question is certain when it holds for generic values of the unknowns,
@@ -156,6 +162,21 @@ public:
   void relate(unsigned Atom, unsigned First, unsigned Second,
               IterationRelation Relation);
 
+  /// The row lemma of two accesses of \p WidthA and \p WidthB bytes at
+  /// offsets \p A (in thread \p TA) and \p B (in \p TB) that both index
+  /// rows of one uniform width W, `c * (Y * W + X) + k` with a constant
+  /// element size c, 0 <= k and k + width <= c: when their bytes overlap and
+  /// 0 <= X < W in both, Y and X are equal in both (two cells of a
+  /// row-major tile meet only as one cell). Returned as "premises imply
+  /// equal rows and columns", to be required only with the overlap (the
+  /// race analysis's collision): true of every execution, it spares the
+  /// solver refuting `(Y - Y') * W == X' - X` through multiplier circuits
+  /// (a tile with halo rows, `tilew` = blockDim.x + 2 * r). Null when the
+  /// offsets do not have that form. Call outside pushed scopes (it encodes
+  /// terms).
+  llvm::SMTExprRef rowLemma(SymId A, unsigned TA, std::int64_t WidthA, SymId B,
+                            unsigned TB, std::int64_t WidthB);
+
   /// Adds a constraint to the current scope.
   void require(const llvm::SMTExprRef &Constraint);
   llvm::SMTSolver &solver() { return *Solver; }
@@ -223,6 +244,9 @@ private:
     std::int64_t Count = -1; // Listed values; -1 when not listed.
   };
   llvm::SMTExprRef encode(SymId Id, unsigned Thread);
+  /// The term of a parameter the shape's launch relations give
+  /// (BlockShape::Relations); null when none applies.
+  llvm::SMTExprRef related(unsigned Atom);
   llvm::SMTExprRef loopCounter(unsigned Atom, unsigned Thread);
   llvm::SMTExprRef boolToBV(const llvm::SMTExprRef &B);
   llvm::SMTExprRef nonZero(const llvm::SMTExprRef &V);

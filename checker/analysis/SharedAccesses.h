@@ -33,6 +33,53 @@
 
 namespace clang::cuda_tidy {
 
+/// A kernel integer parameter that every launch of the kernel in the
+/// translation unit passes as one affine form of the launch's block extents
+/// and of other integer parameters: `tilew` gets `block.x + 2 * radius`
+/// where `r` gets `radius`, so tilew = blockDim.x + 2 * r in every block.
+/// The form holds in the 32-bit wrapping arithmetic the launch computes it
+/// in (KernelLaunches.cpp takes one only when that arithmetic is 32-bit and
+/// the parameter 32 bits wide), which is the solver's (ExactQuery.h).
+struct ArgumentRelation {
+  const ParmVarDecl *Param = nullptr;
+  std::int64_t Constant = 0;
+  /// The coefficient of blockDim.x, .y, .z.
+  std::array<std::int64_t, 3> Dim = {0, 0, 0};
+  /// Other parameters and their coefficients; none of them has a relation
+  /// of its own.
+  llvm::SmallVector<std::pair<const ParmVarDecl *, std::int64_t>, 2> Terms = {};
+  /// The launches it is read from ("postProcessGL.cu:247").
+  std::string From = "";
+
+  bool sameForm(const ArgumentRelation &Other) const {
+    return Param == Other.Param && Constant == Other.Constant &&
+           Dim == Other.Dim && Terms == Other.Terms;
+  }
+  /// "tilew = blockDim.x + 2 * r".
+  std::string str() const {
+    std::string Text;
+    auto Term = [&](std::int64_t C, const std::string &Name) {
+      if (C == 0)
+        return;
+      if (Text.empty())
+        Text += C < 0 ? "-" : "";
+      else
+        Text += C < 0 ? " - " : " + ";
+      std::int64_t Abs = C < 0 ? -C : C;
+      if (Name.empty())
+        Text += std::to_string(Abs);
+      else
+        Text += (Abs == 1 ? "" : std::to_string(Abs) + " * ") + Name;
+    };
+    for (unsigned D = 0; D < 3; ++D)
+      Term(Dim[D], std::string("blockDim.") + char('x' + D));
+    for (const auto &[Other, C] : Terms)
+      Term(C, Other->getNameAsString());
+    Term(Constant, "");
+    return Param->getNameAsString() + " = " + (Text.empty() ? "0" : Text);
+  }
+};
+
 struct BlockShape {
   std::array<std::int64_t, 3> Dim = {1, 1, 1};
   /// Not read from the program: an assumption.
@@ -48,6 +95,10 @@ struct BlockShape {
       {};
   /// The launch the arguments come from ("attention_forward.cu:760").
   std::string ArgumentsFrom = "";
+  /// The relations every launch of the kernel in the translation unit
+  /// gives its parameters (whatever its shape, so also on shapes not read
+  /// from a launch): the analyses take them as facts.
+  llvm::SmallVector<ArgumentRelation, 1> Relations = {};
   std::int64_t threads() const { return Dim[0] * Dim[1] * Dim[2]; }
   /// The value every launch passes for \p Param, if one is known.
   std::optional<std::int64_t> argument(const VarDecl *Param) const {
@@ -55,6 +106,31 @@ struct BlockShape {
       if (Known == Param)
         return Value;
     return std::nullopt;
+  }
+  /// The relation the launches give \p Param, if any.
+  const ArgumentRelation *relation(const VarDecl *Param) const {
+    for (const ArgumentRelation &R : Relations)
+      if (R.Param == Param)
+        return &R;
+    return nullptr;
+  }
+  /// The value of \p Param's relation when this shape makes it a constant
+  /// (every parameter of it is one), wrapped to 32 bits as the launch
+  /// computes it.
+  std::optional<std::int64_t> relatedValue(const VarDecl *Param) const {
+    const ArgumentRelation *R = relation(Param);
+    if (!R || argument(Param))
+      return std::nullopt;
+    std::uint64_t Sum = std::uint64_t(R->Constant);
+    for (unsigned D = 0; D < 3; ++D)
+      Sum += std::uint64_t(R->Dim[D]) * std::uint64_t(Dim[D]);
+    for (const auto &[Other, C] : R->Terms) {
+      std::optional<std::int64_t> Value = argument(Other);
+      if (!Value)
+        return std::nullopt;
+      Sum += std::uint64_t(C) * std::uint64_t(*Value);
+    }
+    return std::int64_t(std::int32_t(std::uint32_t(Sum)));
   }
   /// "(x,y,z)", as diagnostics show a shape.
   std::string str() const {

@@ -52,7 +52,8 @@ public:
         Accesses(Collector.accesses()), Parents(Collector.parents()),
         ImpliedBranches(branchesImpliedByLoops(Kernel->getBody())) {}
 
-  void run(llvm::ArrayRef<BlockShape> Shapes);
+  void run(llvm::ArrayRef<BlockShape> Shapes,
+           llvm::ArrayRef<ArgumentRelation> Relations);
 
 private:
   void computeConcurrency();
@@ -146,6 +147,9 @@ public:
     llvm::SmallVector<std::pair<unsigned, std::int64_t>, 2> LoopA, LoopB;
     /// Values of the unknown uniform values the witness needs.
     llvm::SmallVector<std::pair<unsigned, std::int64_t>, 2> Uniform;
+    /// Values of the parameters that launch relations give in terms of
+    /// those (BlockShape::Relations).
+    llvm::SmallVector<std::pair<unsigned, std::int64_t>, 1> Related;
   };
   enum class Verdict { None, Possible, Definite, Skip };
 
@@ -293,12 +297,35 @@ private:
     const SymAtom &Info = Sym.atoms()[Atom];
     if (!Info.Var || Info.isLoopCounter())
       return std::nullopt;
-    return Shape.argument(Info.Var);
+    if (std::optional<std::int64_t> Value = Shape.argument(Info.Var))
+      return Value;
+    return relatedConstant(Info.Var, Shape);
+  }
+  /// The value of a parameter whose launch relation this shape makes a
+  /// constant (`tilew` = blockDim.x + 2 with blockDim.x = 16), when the
+  /// kernel leaves it and the relation's parameters as they are.
+  std::optional<std::int64_t> relatedConstant(const VarDecl *Param,
+                                              const BlockShape &Shape) const {
+    const ArgumentRelation *R = Shape.relation(Param);
+    if (!R || Sym.assignmentsTo(Param) != 0 ||
+        llvm::any_of(R->Terms, [&](const auto &Term) {
+          return Sym.assignmentsTo(Term.first) != 0;
+        }))
+      return std::nullopt;
+    return Shape.relatedValue(Param);
   }
   static std::string boundArguments(const BlockShape &Shape) {
     std::string Text;
     for (const auto &[Param, Value] : Shape.Arguments)
       Text += "," + Param->getNameAsString() + "=" + std::to_string(Value);
+    // Relations name their parameters, which are this kernel's: the key
+    // names the kernel too, so that no other kernel shares the answer.
+    for (const ArgumentRelation &R : Shape.Relations) {
+      char Address[32];
+      std::snprintf(Address, sizeof(Address), "%p",
+                    static_cast<const void *>(R.Param));
+      Text += "," + R.str() + "@" + Address;
+    }
     return Text;
   }
   bool isInside(const Stmt *S, const Stmt *Outer) const {
@@ -808,6 +835,8 @@ KernelRaceFinder::cachedDecide(const SharedAccess &A, const SharedAccess &B,
            " " + ExactQuery::portableKey(Sym, StoredValues->second, KeyAtoms);
   // The witness's atoms, between this kernel's ids and positions in the key.
   auto Translate = [](Witness &X, llvm::function_ref<unsigned(unsigned)> Map) {
+    for (auto &Entry : X.Related)
+      Entry.first = Map(Entry.first);
     for (auto *Values : {&X.LoopA, &X.LoopB, &X.Uniform})
       for (auto &Entry : *Values)
         Entry.first = Map(Entry.first);
@@ -877,6 +906,7 @@ KernelRaceFinder::decideExactly(const SharedAccess &A, const SharedAccess &B,
   struct Terms {
     unsigned TA = 0, TB = 0;
     llvm::SMTExprRef LinearA, LinearB, OffsetA, OffsetB;
+    llvm::SMTExprRef RowLemma = nullptr;
   };
   // Both accesses run, in bounds, in two threads in the scenario's
   // iterations.
@@ -895,6 +925,15 @@ KernelRaceFinder::decideExactly(const SharedAccess &A, const SharedAccess &B,
       }
     T.OffsetA = Q.observe(Q.value(A.Offset, T.TA));
     T.OffsetB = Q.observe(Q.value(B.Offset, T.TB));
+    // With a launch relation, a row width (`tilew` = blockDim.x + 2 * r)
+    // makes the offsets non-linear in the unknowns; the row lemma says
+    // what the solver could not afford to find (ExactQuery::rowLemma:
+    // 14 million resource units against 0.3 million on postProcessGL's
+    // halo corners). It holds of every execution, but only relations have
+    // needed it so far: without one the queries stay as they were. Collide
+    // requires it with the overlap it presumes.
+    if (!Shape.Relations.empty())
+      T.RowLemma = Q.rowLemma(A.Offset, T.TA, A.Width, B.Offset, T.TB, B.Width);
     for (auto [Offset, Width] :
          {std::pair(T.OffsetA, A.Width), std::pair(T.OffsetB, B.Width)}) {
       Q.require(Z.mkBVSge(Offset, Q.constant(0)));
@@ -929,6 +968,8 @@ KernelRaceFinder::decideExactly(const SharedAccess &A, const SharedAccess &B,
                                   Z.mkBVLshr(T.LinearB, Q.constant(5)))));
     Q.require(Z.mkBVSlt(T.OffsetA, Z.mkBVAdd(T.OffsetB, Q.constant(B.Width))));
     Q.require(Z.mkBVSlt(T.OffsetB, Z.mkBVAdd(T.OffsetA, Q.constant(A.Width))));
+    if (T.RowLemma)
+      Q.require(T.RowLemma);
     if (StoredValues && CompareValues)
       Q.require(Z.mkNot(Z.mkEqual(Q.value(StoredValues->first, T.TA),
                                   Q.value(StoredValues->second, T.TB))));
@@ -942,6 +983,18 @@ KernelRaceFinder::decideExactly(const SharedAccess &A, const SharedAccess &B,
   Sym.collectAtoms(A.Offset, AtomsOfA);
   Sym.collectAtoms(B.Offset, AtomsOfB);
   llvm::DenseMap<unsigned, llvm::SMTExprRef> CounterA, CounterB;
+  // Parameters a launch relation gives in terms of the unknowns: their
+  // values in the model are part of the witness.
+  llvm::SmallVector<std::pair<unsigned, llvm::SMTExprRef>, 1> Related;
+  for (unsigned Atom : Atoms) {
+    const SymAtom &Info = Sym.atoms()[Atom];
+    if (!Info.Var || Info.isLoopCounter() || !Shape.relation(Info.Var) ||
+        boundValue(Atom, Shape))
+      continue;
+    llvm::SMTExprRef Term = Q.uniform(Atom);
+    if (!llvm::is_contained(Q.genericUnknowns(), Atom))
+      Related.push_back({Atom, Q.observe(Term)});
+  }
   for (unsigned Atom : Atoms) {
     if (!Sym.atoms()[Atom].isLoopCounter())
       continue;
@@ -965,6 +1018,9 @@ KernelRaceFinder::decideExactly(const SharedAccess &A, const SharedAccess &B,
     }
     for (unsigned Atom : Q.genericUnknowns())
       W.Uniform.push_back({Atom, Q.modelValue(Q.uniform(Atom))});
+    W.Related.clear();
+    for (const auto &[Atom, Term] : Related)
+      W.Related.push_back({Atom, Q.modelValue(Term)});
   });
   if (!Answer)
     return Verdict::Skip;
@@ -2570,9 +2626,38 @@ void KernelRaceFinder::checkPair(unsigned IA, unsigned IB,
     for (const auto &[Atom, Value] : W.Uniform)
       Race.Witness += (&Atom == &W.Uniform.front().first ? ", when '" : ", '") +
                       Sym.atoms()[Atom].Name + "' = " + std::to_string(Value);
+    // The parameters launch relations fix, with the relation and where it
+    // is read: "'tilew' = 20 (tilew = blockDim.x + 2 * r from the launch at
+    // f.cu:40)".
+    auto Relation = [&](unsigned Atom, std::int64_t Value) {
+      const ArgumentRelation *R = Shape.relation(Sym.atoms()[Atom].Var);
+      std::string Text =
+          "'" + Sym.atoms()[Atom].Name + "' = " + std::to_string(Value);
+      if (R)
+        Text += " (" + R->str() + " from the launch" +
+                (R->From.find(',') != std::string::npos ? "es" : "") + " at " +
+                R->From + ")";
+      return Text;
+    };
+    bool Leading = W.Uniform.empty();
+    auto AddRelation = [&](unsigned Atom, std::int64_t Value) {
+      Race.Witness += (Leading ? ", when " : ", ") + Relation(Atom, Value);
+      Leading = false;
+    };
+    for (const auto &[Atom, Value] : W.Related)
+      AddRelation(Atom, Value);
     std::string FromLaunch;
+    for (unsigned Atom : Atoms) {
+      const SymAtom &Info = Sym.atoms()[Atom];
+      if (Info.Var && !Info.isLoopCounter() && !Shape.argument(Info.Var))
+        if (std::optional<std::int64_t> Value = boundValue(Atom, Shape))
+          AddRelation(Atom, *Value);
+    }
     for (unsigned Atom : Atoms)
-      if (std::optional<std::int64_t> Value = boundValue(Atom, Shape))
+      if (std::optional<std::int64_t> Value =
+              Sym.atoms()[Atom].Var && !Sym.atoms()[Atom].isLoopCounter()
+                  ? Shape.argument(Sym.atoms()[Atom].Var)
+                  : std::nullopt)
         FromLaunch += (FromLaunch.empty() ? ", with '" : ", '") +
                       Sym.atoms()[Atom].Name + "' = " + std::to_string(*Value);
     if (!FromLaunch.empty())
@@ -2587,7 +2672,8 @@ void KernelRaceFinder::checkPair(unsigned IA, unsigned IB,
   }
 }
 
-void KernelRaceFinder::run(llvm::ArrayRef<BlockShape> Shapes) {
+void KernelRaceFinder::run(llvm::ArrayRef<BlockShape> Shapes,
+                           llvm::ArrayRef<ArgumentRelation> Relations) {
   if (llvm::none_of(Accesses, [](const SharedAccess &A) { return A.writes(); }))
     return;
   computeConcurrency();
@@ -2614,12 +2700,16 @@ void KernelRaceFinder::run(llvm::ArrayRef<BlockShape> Shapes) {
     for (unsigned I : Entry.second)
       for (unsigned J : Entry.second)
         Add(I, J);
-  for (const BlockShape &Shape : Col.candidateShapes(Shapes, Options.Assumed))
+  for (BlockShape Shape : Col.candidateShapes(Shapes, Options.Assumed)) {
+    // Relations hold whatever the shape: assumed shapes get them too.
+    if (Shape.Relations.empty())
+      Shape.Relations.assign(Relations.begin(), Relations.end());
     for (const auto &[I, J] : Candidates) {
       if (OutOfBudget)
         break;
       checkPair(I, J, Shape);
     }
+  }
   if (OutOfBudget)
     Handler.handleIncomplete(Kernel, IncompleteReason::WorkBudget);
 }
@@ -2627,7 +2717,8 @@ void KernelRaceFinder::run(llvm::ArrayRef<BlockShape> Shapes) {
 } // namespace
 
 void SharedMemoryRaceAnalysis::analyzeKernel(
-    const FunctionDecl *Kernel, llvm::ArrayRef<BlockShape> Shapes) {
+    const FunctionDecl *Kernel, llvm::ArrayRef<BlockShape> Shapes,
+    llvm::ArrayRef<ArgumentRelation> Relations) {
   const FunctionDependence *Deps = Dependence.analyze(Kernel);
   // A body the dependence analysis declined for its size is in its
   // getOversizedBodies(), which the check reports.
@@ -2636,7 +2727,7 @@ void SharedMemoryRaceAnalysis::analyzeKernel(
   SharedAccessCollector Collector(Dependence.getContext(), *Deps);
   Collector.collect();
   KernelRaceFinder(Collector, Handler, Options, Deps->getFunction(), *Answers)
-      .run(Shapes);
+      .run(Shapes, Relations);
 }
 
 } // namespace clang::cuda_tidy

@@ -163,9 +163,12 @@ public:
   ~SharedMemoryRaceAnalysis();
 
   /// Analyses \p Kernel for each of \p Shapes (the block shapes it is
-  /// launched with; empty when unknown).
+  /// launched with; empty when unknown), with the launch relations
+  /// \p Relations (BlockShape::Relations) on every shape, the assumed ones
+  /// included.
   void analyzeKernel(const FunctionDecl *Kernel,
-                     llvm::ArrayRef<BlockShape> Shapes);
+                     llvm::ArrayRef<BlockShape> Shapes,
+                     llvm::ArrayRef<ArgumentRelation> Relations = {});
 
 private:
   ThreadDependenceAnalysis &Dependence;

@@ -139,6 +139,13 @@ public:
   SymId linearThreadId();
 
   const std::vector<SymAtom> &atoms() const { return Atoms; }
+  /// The atom of variable \p VD, if a translation has made one.
+  std::optional<unsigned> atomOf(const VarDecl *VD) const {
+    auto It = AtomIds.find(static_cast<const void *>(VD));
+    if (It == AtomIds.end())
+      return std::nullopt;
+    return It->second;
+  }
   const SymNode &node(SymId Id) const { return Nodes[Id]; }
 
   /// Counts assignments to each local variable of the function (other than
