@@ -6,6 +6,7 @@
 
 #include "analysis/ExactQuery.h"
 #include "llvm/ADT/APSInt.h"
+#include <tuple>
 
 namespace clang::cuda_tidy {
 
@@ -27,11 +28,44 @@ constexpr unsigned SafetyTimeoutMs = 20000;
 
 } // namespace
 
-ExactQuery::ExactQuery(const SymbolicTranslator &Sym, unsigned ResourceLimit)
-    : Sym(Sym), Solver(llvm::CreateZ3Solver()) {
+std::pair<llvm::SMTSolverRef, unsigned> SolverPool::take() {
+  if (Free.empty())
+    return {llvm::CreateZ3Solver(), 0};
+  auto Taken = std::move(Free.back());
+  Free.pop_back();
+  return Taken;
+}
+
+void SolverPool::give(llvm::SMTSolverRef Solver, unsigned Uses) {
+  if (Uses >= MaxUses)
+    return;
+  // reset() drops assertions and scopes; parameters are set again by the
+  // next query.
+  Solver->reset();
+  Free.push_back({std::move(Solver), Uses});
+}
+
+ExactQuery::ExactQuery(const SymbolicTranslator &Sym, unsigned ResourceLimit,
+                       SolverPool *Pool)
+    : Sym(Sym), Pool(Pool) {
+  if (Pool)
+    std::tie(Solver, Uses) = Pool->take();
+  else
+    Solver = llvm::CreateZ3Solver();
+  // Z3's resource limit is counted from the start of each check(), so a
+  // reused context gets the same limit per query.
   Solver->setUnsignedParam("rlimit", ResourceLimit);
   Solver->setUnsignedParam("timeout", SafetyTimeoutMs);
   Sort = Solver->getBitvectorSort(Width);
+  ResourceBase = Solver->getStatistics()->getUnsigned("rlimit count");
+}
+
+ExactQuery::~ExactQuery() {
+  if (!Pool)
+    return;
+  // The terms this query holds keep references into the context; they
+  // are released after this body, while the pool keeps the context alive.
+  Pool->give(std::move(Solver), Uses + 1);
 }
 
 llvm::SMTExprRef ExactQuery::constant(std::int64_t V) {
@@ -559,8 +593,9 @@ llvm::SMTExprRef ExactQuery::observe(const llvm::SMTExprRef &Term) {
 std::optional<bool> ExactQuery::check() { return Solver->check(); }
 
 std::uint64_t ExactQuery::resourcesUsed() const {
-  // Z3 adds its context's resource counter to every solver's statistics.
-  return Solver->getStatistics()->getUnsigned("rlimit count");
+  // Z3 adds its context's resource counter to every solver's statistics;
+  // the context may have served earlier queries (SolverPool).
+  return Solver->getStatistics()->getUnsigned("rlimit count") - ResourceBase;
 }
 
 std::int64_t ExactQuery::modelValue(const llvm::SMTExprRef &Term) {

@@ -89,7 +89,11 @@
 // (resourcesUsed()); callers cache answers per pair of index shapes
 // (ExactQuery::portableKey) so that a kernel of N copies of one pattern, or
 // N template or macro instances of one kernel in a translation unit, costs
-// N cache lookups, not N queries.
+// N cache lookups, not N queries. A Z3 context costs 2-15 ms to make, as
+// much as several queries, so the race check's queries of one translation
+// unit reuse contexts (SolverPool); the price is that a witness (not a
+// verdict) may depend on the questions asked before it in the file, which
+// are the same on every run.
 //
 //===----------------------------------------------------------------------===//
 
@@ -107,6 +111,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace clang::cuda_tidy {
 
@@ -124,12 +129,47 @@ enum class IterationRelation {
   SecondFirst
 };
 
+/// Z3 solvers kept for reuse by the queries of one analysis (one
+/// translation unit). A fresh solver means a fresh Z3 context, and making
+/// one cost a third of the race check's time on a kernel of a dozen
+/// queries (cuda-samples' bitonicMergeElementaryIntervalsKernel: 4
+/// contexts, 51 of its 125 ms); a query given back is reset, which clears
+/// its assertions and scopes but keeps the context. Z3's answers depend on
+/// its context's history (term ids), so a pool must be owned by one
+/// analysis run over one translation unit, whose queries come in a fixed
+/// order: never shared between threads or files, which would make a
+/// witness depend on scheduling (issue 13's determinism).
+///
+/// LLVM's Z3 binding keeps every term a solver ever made alive until the
+/// solver is destroyed (its expression cache), and reset() does not clear
+/// it: a solver is therefore retired after MaxUses queries, which bounds
+/// the memory a pooled context holds to that of MaxUses queries while
+/// paying for a new context once per MaxUses.
+class SolverPool {
+public:
+  static constexpr unsigned MaxUses = 64;
+  SolverPool() = default;
+  SolverPool(const SolverPool &) = delete;
+  SolverPool &operator=(const SolverPool &) = delete;
+  /// A solver with no assertions, and how many queries it has served.
+  std::pair<llvm::SMTSolverRef, unsigned> take();
+  void give(llvm::SMTSolverRef Solver, unsigned Uses);
+
+private:
+  std::vector<std::pair<llvm::SMTSolverRef, unsigned>> Free;
+};
+
 /// One solver session over the expressions of one SymbolicTranslator.
 class ExactQuery {
 public:
   /// \p ResourceLimit bounds each check() in Z3's deterministic resource
-  /// units ("rlimit"; 0: none).
-  ExactQuery(const SymbolicTranslator &Sym, unsigned ResourceLimit);
+  /// units ("rlimit"; 0: none). With \p Pool, the solver comes from it
+  /// and goes back to it when the query ends.
+  ExactQuery(const SymbolicTranslator &Sym, unsigned ResourceLimit,
+             SolverPool *Pool = nullptr);
+  ~ExactQuery();
+  ExactQuery(const ExactQuery &) = delete;
+  ExactQuery &operator=(const ExactQuery &) = delete;
 
   /// Fixes blockDim to \p Shape. Call before anything else.
   void setShape(const BlockShape &Shape);
@@ -259,7 +299,12 @@ private:
                            std::int64_t High);
 
   const SymbolicTranslator &Sym;
+  SolverPool *Pool;
   llvm::SMTSolverRef Solver;
+  unsigned Uses = 0; // Queries the solver served before this one.
+  /// Z3's resource counter belongs to the context: its value when this
+  /// query began.
+  std::uint64_t ResourceBase = 0;
   llvm::SMTSortRef Sort;
   bool Concrete = true;
   BlockShape Shape;

@@ -455,6 +455,9 @@ struct SharedMemoryRaceAnalysis::AnswerCache {
   std::map<std::string,
            std::pair<KernelRaceFinder::Verdict, KernelRaceFinder::Witness>>
       Entries;
+  /// The solvers of the translation unit's queries, asked in a fixed
+  /// order (ExactQuery.h).
+  SolverPool Solvers;
 };
 
 SharedMemoryRaceAnalysis::SharedMemoryRaceAnalysis(
@@ -876,7 +879,7 @@ bool KernelRaceFinder::leavesVariable(const SharedAccess &X,
                                       const BlockShape &Shape,
                                       const Witness &W) {
   std::int64_t Size = Col.sizeOf(X.Var);
-  ExactQuery Q(Sym, Options.QueryResourceLimit);
+  ExactQuery Q(Sym, Options.QueryResourceLimit, &Shared.Solvers);
   Q.setShape(Shape);
   unsigned T = Q.addThread();
   for (const auto &[Guard, Polarity] : X.Guards) {
@@ -975,7 +978,7 @@ KernelRaceFinder::decideExactly(const SharedAccess &A, const SharedAccess &B,
                                   Q.value(StoredValues->second, T.TB))));
   };
 
-  ExactQuery Q(Sym, Options.QueryResourceLimit);
+  ExactQuery Q(Sym, Options.QueryResourceLimit, &Shared.Solvers);
   llvm::scope_exit ChargeQ([&] { charge(Q); });
   Terms T = Encode(Q);
   Collide(Q, T);
@@ -1040,7 +1043,7 @@ KernelRaceFinder::decideExactly(const SharedAccess &A, const SharedAccess &B,
   // One incremental solver for all samples, each in a scope of its own:
   // a fresh solver per question cost most of the time of kernels with many
   // such pairs (GROMACS's foreign-lambda kernels), for the same answers.
-  ExactQuery P(Sym, Options.QueryResourceLimit);
+  ExactQuery P(Sym, Options.QueryResourceLimit, &Shared.Solvers);
   llvm::scope_exit ChargeP([&] { charge(P); });
   Terms PT = Encode(P);
   // Encoding a term can add range constraints, which must not go with a
