@@ -219,7 +219,7 @@ print(f"in-process: cuda-* checks {profiled_checks:.2f} s of {profiled_process:.
       f"(one profiled run of (b) per file)")
 print(f"implied ratio b/a: {profiled_process / (profiled_process - profiled_checks):.3f}")
 print()
-print("slowest function analysed, per check (wall seconds of that analysis):")
+print("slowest function analysed, per check (processor seconds of that analysis):")
 for check in sorted(slowest):
     seconds_taken, name, path = slowest[check]
     print(f"  {check}: {seconds_taken:.3f} s for '{name}' in "

@@ -4,6 +4,7 @@
 #include "KernelLaunches.h"
 #include "SizeLimit.h"
 #include "Timing.h"
+#include "llvm/ADT/MapVector.h"
 #include "analysis/DynamicSharedBounds.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -52,8 +53,15 @@ public:
   }
 
   void analyze() {
+    // Timed per kernel, all its launches together, as the other checks time
+    // their functions (the first launch of a kernel also analyses its body).
+    llvm::MapVector<const FunctionDecl *, double> PerKernel;
+    for (const LaunchSite &Launch : Launches)
+      PerKernel[Launch.Kernel] += SlowestAnalysis::measure(
+          [&] { Bounds.analyze(llvm::ArrayRef(Launch), Attributes); });
     SlowestAnalysis Slowest;
-    Slowest.time("all launches", [&] { Bounds.analyze(Launches, Attributes); });
+    for (const auto &[Kernel, Seconds] : PerKernel)
+      Slowest.record(Kernel ? Kernel->getNameAsString() : "launch", Seconds);
     Slowest.report("cuda-dynamic-shared-bounds");
     reportOversizedBodies(Check, Dependence, "dynamic shared memory bounds",
                           Reported);
