@@ -503,11 +503,14 @@ ElementOffset elementOffset(const SymbolicTranslator &Sym, SymId Id) {
 
 /// The row factor of \p Id, a sum of terms: a term `Y * W` (or `W * Y`)
 /// with W a uniform atom that is not a loop counter, found through `+`
-/// and `-`; Y's node, W's atom and whether Y is negated.
+/// and `-`; Y's node, W's atom and whether Y is negated. Rest lists the
+/// other summands met on the way to it, each with its sign, so that
+/// Id == (Negated ? -Y : Y) * W + sum(Rest) modulo 2^32, term for term.
 struct RowFactor {
   SymId Row = -1;
   unsigned Width = 0;
   bool Negated = false;
+  llvm::SmallVector<std::pair<SymId, bool>, 4> Rest; // (summand, negated)
 };
 
 std::optional<RowFactor> rowFactor(const SymbolicTranslator &Sym, SymId Id,
@@ -517,10 +520,18 @@ std::optional<RowFactor> rowFactor(const SymbolicTranslator &Sym, SymId Id,
     return std::nullopt;
   const SymNode &N = Sym.node(Id);
   if (N.K == SymNode::Add || N.K == SymNode::Sub) {
-    if (auto F = rowFactor(Sym, N.A, Want, Negated, Depth + 1))
+    // Negated * (A +- B) = Negated * A +- Negated * B: the side that does
+    // not hold the factor is a summand of the rest, with that sign.
+    bool NegatedB = N.K == SymNode::Sub ? !Negated : Negated;
+    if (auto F = rowFactor(Sym, N.A, Want, Negated, Depth + 1)) {
+      F->Rest.push_back({N.B, NegatedB});
       return F;
-    return rowFactor(Sym, N.B, Want, N.K == SymNode::Sub ? !Negated : Negated,
-                     Depth + 1);
+    }
+    if (auto F = rowFactor(Sym, N.B, Want, NegatedB, Depth + 1)) {
+      F->Rest.push_back({N.A, Negated});
+      return F;
+    }
+    return std::nullopt;
   }
   if (N.K != SymNode::Mul)
     return std::nullopt;
@@ -532,27 +543,55 @@ std::optional<RowFactor> rowFactor(const SymbolicTranslator &Sym, SymId Id,
     if (Info.isLoopCounter() || Info.isBlockIndex() ||
         (Want && *Want != unsigned(Factor.Value)))
       continue;
-    return RowFactor{Y, unsigned(Factor.Value), Negated};
+    return RowFactor{Y, unsigned(Factor.Value), Negated, {}};
   }
   return std::nullopt;
 }
 
 } // namespace
 
-llvm::SMTExprRef ExactQuery::rowLemma(SymId A, unsigned TA, std::int64_t WidthA,
-                                      SymId B, unsigned TB,
-                                      std::int64_t WidthB) {
+namespace {
+
+/// The element offsets and row factors of two accesses the row lemma
+/// speaks of; none when the offsets do not have its form.
+struct RowPair {
+  ElementOffset EA, EB;
+  RowFactor RA, RB;
+};
+
+std::optional<RowPair> rowPair(const SymbolicTranslator &Sym, SymId A,
+                               std::int64_t WidthA, SymId B,
+                               std::int64_t WidthB) {
   ElementOffset EA = elementOffset(Sym, A), EB = elementOffset(Sym, B);
   // Each access stays inside one element of the same size.
   if (EA.Size != EB.Size || EA.Size > 16 || EA.Field < 0 || EB.Field < 0 ||
       EA.Field + WidthA > EA.Size || EB.Field + WidthB > EB.Size)
-    return nullptr;
+    return std::nullopt;
   std::optional<RowFactor> RA = rowFactor(Sym, EA.Element, std::nullopt);
   if (!RA)
-    return nullptr;
+    return std::nullopt;
   std::optional<RowFactor> RB = rowFactor(Sym, EB.Element, RA->Width);
   if (!RB)
+    return std::nullopt;
+  return RowPair{EA, EB, std::move(*RA), std::move(*RB)};
+}
+
+} // namespace
+
+bool ExactQuery::hasRowLemma(const SymbolicTranslator &Sym, SymId A,
+                             std::int64_t WidthA, SymId B,
+                             std::int64_t WidthB) {
+  return rowPair(Sym, A, WidthA, B, WidthB).has_value();
+}
+
+llvm::SMTExprRef ExactQuery::rowLemma(SymId A, unsigned TA, std::int64_t WidthA,
+                                      SymId B, unsigned TB,
+                                      std::int64_t WidthB, bool FromRests) {
+  std::optional<RowPair> Pair = rowPair(Sym, A, WidthA, B, WidthB);
+  if (!Pair)
     return nullptr;
+  const ElementOffset &EA = Pair->EA, &EB = Pair->EB;
+  const RowFactor *RA = &Pair->RA, *RB = &Pair->RB;
   llvm::SMTSolver &Z = *Solver;
   llvm::SMTExprRef W = uniform(RA->Width);
   auto Row = [&](const RowFactor &F, unsigned Thread) {
@@ -560,10 +599,21 @@ llvm::SMTExprRef ExactQuery::rowLemma(SymId A, unsigned TA, std::int64_t WidthA,
     return F.Negated ? Z.mkBVNeg(Y) : Y;
   };
   llvm::SMTExprRef YA = Row(*RA, TA), YB = Row(*RB, TB);
-  llvm::SMTExprRef ElementA = value(EA.Element, TA),
-                   ElementB = value(EB.Element, TB);
-  llvm::SMTExprRef XA = Z.mkBVSub(ElementA, Z.mkBVMul(YA, W)),
-                   XB = Z.mkBVSub(ElementB, Z.mkBVMul(YB, W));
+  // X = Element - Y * W, or, for the pre-query, the other summands of
+  // Element: the same value modulo 2^32 in every assignment (rowFactor),
+  // without a multiplier circuit.
+  auto Column = [&](const ElementOffset &E, const RowFactor &F,
+                    const llvm::SMTExprRef &Y, unsigned Thread) {
+    if (!FromRests)
+      return Z.mkBVSub(value(E.Element, Thread), Z.mkBVMul(Y, W));
+    llvm::SMTExprRef X = constant(0);
+    for (const auto &[Summand, Negated] : F.Rest)
+      X = Negated ? Z.mkBVSub(X, value(Summand, Thread))
+                  : Z.mkBVAdd(X, value(Summand, Thread));
+    return X;
+  };
+  llvm::SMTExprRef XA = Column(EA, *RA, YA, TA),
+                   XB = Column(EB, *RB, YB, TB);
   // With W in [1, 2^15] and rows within 2^15 + 2^11, neither Y * W nor
   // Y * W + X wraps. c * E + k may in the terms, but not in an execution:
   // a real access's offset lies in the block's shared memory (at most

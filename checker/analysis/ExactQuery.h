@@ -94,6 +94,20 @@
 // unit reuse contexts (SolverPool); the price is that a witness (not a
 // verdict) may depend on the questions asked before it in the file, which
 // are the same on every run.
+// A row width given by a launch relation makes offsets quadratic (`(r +
+// ty) * (bw + 2 * r) + r + tx`), and each question of a halo tile cost
+// some 0.3 million units even with the row lemma, most of it bit-blasting
+// the products. The race analysis therefore asks such a pair a pre-query
+// first (KernelRaceFinder::rowsApart): the threads, guards, loop relations
+// and skip condition, distinct threads, and the lemma with each column X
+// written as the other summands of its offset (rowLemma's FromRests), but
+// no offset and no bound on one. Its constraints are all among the full
+// question's (X so written is Element - Y * W term for term), so when it
+// is unsatisfiable so is the full question, and the pair is apart at some
+// 30,000 units; when it is satisfiable the full question is asked as
+// before. It uses a pool of its own, so the full questions' contexts see
+// the history they saw without it, less the questions it spared; a later
+// witness in the same file may differ for that reason alone.
 //
 //===----------------------------------------------------------------------===//
 
@@ -213,9 +227,17 @@ public:
   /// solver refuting `(Y - Y') * W == X' - X` through multiplier circuits
   /// (a tile with halo rows, `tilew` = blockDim.x + 2 * r). Null when the
   /// offsets do not have that form. Call outside pushed scopes (it encodes
-  /// terms).
+  /// terms). With \p FromRests, X is encoded as the sum of the other
+  /// summands of the offset's element (X = Element - Y * W term for term,
+  /// modulo 2^32) and the offsets themselves are not encoded: the form of
+  /// a pre-query that omits them (see the cost model).
   llvm::SMTExprRef rowLemma(SymId A, unsigned TA, std::int64_t WidthA, SymId B,
-                            unsigned TB, std::int64_t WidthB);
+                            unsigned TB, std::int64_t WidthB,
+                            bool FromRests = false);
+  /// Whether rowLemma applies to offsets \p A and \p B (its syntactic
+  /// part: no term is encoded).
+  static bool hasRowLemma(const SymbolicTranslator &Sym, SymId A,
+                          std::int64_t WidthA, SymId B, std::int64_t WidthB);
 
   /// Adds a constraint to the current scope.
   void require(const llvm::SMTExprRef &Constraint);

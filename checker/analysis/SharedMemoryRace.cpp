@@ -163,6 +163,12 @@ private:
   Verdict cachedDecide(const SharedAccess &A, const SharedAccess &B,
                        const BlockShape &Shape, const Scenario &S,
                        llvm::ArrayRef<unsigned> Atoms, Witness &W);
+  /// Whether the row lemma alone, with the threads, guards and loop
+  /// relations of the scenario but no offset, already keeps \p A and \p B
+  /// apart: a cheap pre-query of decideExactly, whose None it implies.
+  bool rowsApart(const SharedAccess &A, const SharedAccess &B,
+                 const BlockShape &Shape, const Scenario &S,
+                 llvm::ArrayRef<unsigned> Atoms);
   /// What a plain store writes: a symbolic value, or an index into an
   /// array that is read (directly, or through a pure helper given a pointer
   /// into it), or a pure helper's argument. Two stores of equal keys and
@@ -458,6 +464,11 @@ struct SharedMemoryRaceAnalysis::AnswerCache {
   /// The solvers of the translation unit's queries, asked in a fixed
   /// order (ExactQuery.h).
   SolverPool Solvers;
+  /// Those of the row pre-queries (rowsApart), kept apart so that the
+  /// full queries' contexts see the history they saw without them, less
+  /// the full queries the pre-queries spare (which alone may move a later
+  /// witness of the file: ExactQuery.h's cost model).
+  SolverPool RowSolvers;
 };
 
 SharedMemoryRaceAnalysis::SharedMemoryRaceAnalysis(
@@ -901,6 +912,60 @@ bool KernelRaceFinder::leavesVariable(const SharedAccess &X,
   return MayLeave;
 }
 
+bool KernelRaceFinder::rowsApart(const SharedAccess &A, const SharedAccess &B,
+                                 const BlockShape &Shape, const Scenario &S,
+                                 llvm::ArrayRef<unsigned> Atoms) {
+  // The full question of decideExactly is F = E /\ C, with E the threads,
+  // guards, offsets and their bounds, alignment, loop relations and skip
+  // condition, and C distinct threads (of two warps when asked),
+  // overlapping offsets, the row lemma L and the stored values apart. This
+  // pre-query asks P = the threads with their ranges, the guards, the loop
+  // relations, the skip condition, distinct threads (two warps when asked)
+  // and L' : L with each column X = Element - Y * W written as the sum of
+  // Element's other summands (ExactQuery::rowLemma's FromRests), which is
+  // the same 32-bit value in every assignment, since Element is that sum
+  // plus Y * W term for term. Every constraint of P is then one of F (or
+  // equivalent to one), and every side condition that encoding a term adds
+  // (ranges of uniform atoms and launch relations, divisors, shift counts,
+  // loop counters) comes from a subterm of F's terms, which F adds as
+  // well. So every model of F is one of P: P unsatisfiable means F is, and
+  // decideExactly would answer None. P has no offset and no product Y * W:
+  // only the linear facts on rows and columns that decide a halo tile
+  // (some 0.3 million resource units per question of postProcessGL's
+  // cudaProcess against tens of thousands).
+  // Nothing here relies on the lemma being true; that F may assume it is
+  // rowLemma's argument.
+  ExactQuery R(Sym, Options.QueryResourceLimit, &Shared.RowSolvers);
+  llvm::scope_exit ChargeR([&] { charge(R); });
+  llvm::SMTSolver &Z = R.solver();
+  R.setShape(Shape);
+  unsigned TA = R.addThread(), TB = R.addThread();
+  llvm::SMTExprRef Lemma =
+      R.rowLemma(A.Offset, TA, A.Width, B.Offset, TB, B.Width,
+                 /*FromRests=*/true);
+  if (!Lemma)
+    return false;
+  for (auto [X, Thread] : {std::pair(&A, TA), std::pair(&B, TB)})
+    for (const auto &[Guard, Polarity] : X->Guards) {
+      llvm::SMTExprRef Holds = R.holds(Guard, Thread);
+      R.require(Polarity ? Holds : Z.mkNot(Holds));
+    }
+  for (unsigned I = 0; I < Atoms.size(); ++I)
+    if (Sym.atoms()[Atoms[I]].isLoopCounter())
+      R.relate(Atoms[I], TA, TB, relationFor(S.Relation[I]));
+  if (S.Skip) {
+    llvm::SMTExprRef Holds = R.holds(S.Skip->Condition, S.Skip->OnB ? TB : TA);
+    R.require(S.Skip->Polarity ? Holds : Z.mkNot(Holds));
+  }
+  llvm::SMTExprRef LinearA = R.linearThread(TA), LinearB = R.linearThread(TB);
+  R.require(Z.mkNot(Z.mkEqual(LinearA, LinearB)));
+  if (S.DifferentWarpsOnly)
+    R.require(Z.mkNot(Z.mkEqual(Z.mkBVLshr(LinearA, R.constant(5)),
+                                Z.mkBVLshr(LinearB, R.constant(5)))));
+  R.require(Lemma);
+  return R.check() == false;
+}
+
 KernelRaceFinder::Verdict
 KernelRaceFinder::decideExactly(const SharedAccess &A, const SharedAccess &B,
                                 const BlockShape &Shape, const Scenario &S,
@@ -977,6 +1042,13 @@ KernelRaceFinder::decideExactly(const SharedAccess &A, const SharedAccess &B,
       Q.require(Z.mkNot(Z.mkEqual(Q.value(StoredValues->first, T.TA),
                                   Q.value(StoredValues->second, T.TB))));
   };
+
+  // A pair the row lemma keeps apart needs no full question (rowsApart).
+  // The lemma is part of the full question only with a launch relation.
+  if (!Shape.Relations.empty() &&
+      ExactQuery::hasRowLemma(Sym, A.Offset, A.Width, B.Offset, B.Width) &&
+      rowsApart(A, B, Shape, S, Atoms))
+    return Verdict::None;
 
   ExactQuery Q(Sym, Options.QueryResourceLimit, &Shared.Solvers);
   llvm::scope_exit ChargeQ([&] { charge(Q); });

@@ -76,7 +76,7 @@ __global__ void haloRowsNarrow(float *out, int width, int r) {
     tile[(r + ty) * width + r + bw + tx] = out[2];
     // CHECK-NOTES: :[[@LINE-1]]:5: warning: write after write race on shared 'tile': no barrier orders this write after another thread's write [cuda-shared-memory-race]
     // CHECK-NOTES: :[[@LINE-3]]:5: note: the other thread's write is here
-    // CHECK-NOTES: :[[@LINE-3]]:5: note: for example, thread (1,3,0) writes 'tile[339]' and thread (1,2,0) writes it, when 'r' = 10, 'width' = 26 (width = blockDim.x + r from the launch at cuda-shared-memory-race-launch-relation.cu{{.*}}:[[@LINE+7]]), with blockDim (16,16,1) (assumed: the block of the launch at cuda-shared-memory-race-launch-relation.cu{{.*}}:[[@LINE+7]] is not a constant)
+    // CHECK-NOTES: :[[@LINE-3]]:5: note: for example, thread (0,3,0) writes 'tile[5214]' and thread (0,2,0) writes it, when 'r' = 63, 'width' = 79 (width = blockDim.x + r from the launch at cuda-shared-memory-race-launch-relation.cu{{.*}}:[[@LINE+7]]), with blockDim (16,16,1) (assumed: the block of the launch at cuda-shared-memory-race-launch-relation.cu{{.*}}:[[@LINE+7]] is not a constant)
   }
   __syncthreads();
   out[ty * bw + tx] = tile[(r + ty) * width + r + tx];
@@ -98,7 +98,7 @@ __global__ void haloRowsEither(float *out, int width, int r) {
     tile[(r + ty) * width + tx] = out[1];
     // CHECK-NOTES: :[[@LINE-1]]:5: warning: write after write race on shared 'tile': no barrier orders this write after another thread's write [cuda-shared-memory-race]
     // CHECK-NOTES: :[[@LINE-4]]:3: note: the other thread's write is here
-    // CHECK-NOTES: :[[@LINE-3]]:5: note: for example, thread (6,0,0) writes 'tile[3654]' and thread (0,1,0) writes it, when 'r' = 57, 'width' = 63, with blockDim (16,16,1) (assumed: no launch of this kernel was found)
+    // CHECK-NOTES: :[[@LINE-3]]:5: note: for example, thread (1,3,0) writes 'tile[404]' and thread (1,5,0) writes it, when 'r' = 26, 'width' = 13, with blockDim (16,16,1) (assumed: no launch of this kernel was found)
     tile[(r + ty) * width + r + bw + tx] = out[2];
   }
   __syncthreads();
@@ -127,4 +127,45 @@ __global__ void rowsOneWider(float *out, int width) {
 
 void launchOneWider(dim3 grid, dim3 block, float *out) {
   rowsOneWider<<<grid, block, 4096>>>(out, block.x + 1);
+}
+
+// The halo columns written mirrored, the row width first and the column
+// counted down: the pairs the row lemma keeps apart are answered from the
+// rows and the columns alone, here `r + tx` against `r + bw + r - 1 - tx`
+// (the minus sign belongs to the column, not to the row). Silent.
+__global__ void haloMirrored(float *out, int width, int r) {
+  extern __shared__ float tile[];
+  int tx = threadIdx.x, ty = threadIdx.y;
+  int bw = blockDim.x;
+  tile[r + tx + width * (r + ty)] = out[0];
+  if (threadIdx.x < r) {
+    tile[(r + ty) * width + (r - 1) - tx] = out[1];
+    tile[(r + ty) * width + (r + bw + r - 1) - tx] = out[2];
+  }
+  __syncthreads();
+  out[ty * bw + tx] = tile[(r + ty) * width + r + tx];
+}
+
+void launchMirrored(dim3 grid, dim3 block, float *out, int radius) {
+  haloMirrored<<<grid, block, 4096>>>(out, block.x + 2 * radius, radius);
+}
+
+// Its true twin: the right halo mirrored one block too far to the left,
+// onto the interior of its own row (thread 0 and thread 15 of a row).
+__global__ void haloMirroredInto(float *out, int width, int r) {
+  extern __shared__ float tile[];
+  int tx = threadIdx.x, ty = threadIdx.y;
+  int bw = blockDim.x;
+  tile[r + tx + width * (r + ty)] = out[0];
+  if (threadIdx.x < r)
+    tile[(r + ty) * width + (r + bw - 1) - tx] = out[1];
+  // CHECK-NOTES: :[[@LINE-1]]:5: warning: write after write race on shared 'tile': no barrier orders this write after another thread's write [cuda-shared-memory-race]
+  // CHECK-NOTES: :[[@LINE-4]]:3: note: the other thread's write is here
+  // CHECK-NOTES: :[[@LINE-3]]:5: note: for example, thread (15,3,0) writes 'tile[943]' and thread (0,3,0) writes it, when 'r' = 16, 'width' = 48 (width = blockDim.x + 2 * r from the launch at cuda-shared-memory-race-launch-relation.cu{{.*}}:[[@LINE+6]]), with blockDim (16,16,1) (assumed: the block of the launch at cuda-shared-memory-race-launch-relation.cu{{.*}}:[[@LINE+6]] is not a constant)
+  __syncthreads();
+  out[ty * bw + tx] = tile[(r + ty) * width + r + tx];
+}
+
+void launchMirroredInto(dim3 grid, dim3 block, float *out, int radius) {
+  haloMirroredInto<<<grid, block, 4096>>>(out, block.x + 2 * radius, radius);
 }
