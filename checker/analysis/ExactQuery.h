@@ -90,10 +90,10 @@
 // (ExactQuery::portableKey) so that a kernel of N copies of one pattern, or
 // N template or macro instances of one kernel in a translation unit, costs
 // N cache lookups, not N queries. A Z3 context costs 2-15 ms to make, as
-// much as several queries, so the race check's queries of one translation
-// unit reuse contexts (SolverPool); the price is that a witness (not a
-// verdict) may depend on the questions asked before it in the file, which
-// are the same on every run.
+// much as several queries, so the race check's queries of one
+// kernel reuse contexts (SolverPool); the price is that a witness, and an
+// answer near the resource limit, may depend on the kernel's questions
+// asked before it, which are the same on every run.
 // A row width given by a launch relation makes offsets quadratic (`(r +
 // ty) * (bw + 2 * r) + r + tx`), and each question of a halo tile cost
 // some 0.3 million units even with the row lemma, most of it bit-blasting
@@ -143,16 +143,18 @@ enum class IterationRelation {
   SecondFirst
 };
 
-/// Z3 solvers kept for reuse by the queries of one analysis (one
-/// translation unit). A fresh solver means a fresh Z3 context, and making
-/// one cost a third of the race check's time on a kernel of a dozen
-/// queries (cuda-samples' bitonicMergeElementaryIntervalsKernel: 4
+/// Z3 solvers kept for reuse by the queries of one analysis (the race
+/// check keeps one per kernel). A fresh solver means a fresh Z3 context,
+/// and making one cost a third of the race check's time on a kernel of a
+/// dozen queries (cuda-samples' bitonicMergeElementaryIntervalsKernel: 4
 /// contexts, 51 of its 125 ms); a query given back is reset, which clears
-/// its assertions and scopes but keeps the context. Z3's answers depend on
-/// its context's history (term ids), so a pool must be owned by one
-/// analysis run over one translation unit, whose queries come in a fixed
-/// order: never shared between threads or files, which would make a
-/// witness depend on scheduling (issue 13's determinism).
+/// its assertions and scopes but keeps the context. Z3's models, and an
+/// answer near the resource limit, depend on its context's history (term
+/// ids), so a pool must be owned by one analysis whose queries come in a
+/// fixed order: never shared between threads or files, which would make
+/// output depend on scheduling (issue 13's determinism), and best not
+/// between kernels, so that editing one kernel cannot move another's
+/// witness.
 ///
 /// LLVM's Z3 binding keeps every term a solver ever made alive until the
 /// solver is destroyed (its expression cache), and reset() does not clear

@@ -403,6 +403,15 @@ private:
   const RaceOptions &Options;
   const FunctionDecl *Kernel;
   SharedMemoryRaceAnalysis::AnswerCache &Shared;
+  /// The solvers of this kernel's queries (ExactQuery.h, SolverPool). Per
+  /// kernel, not per file: a Z3 answer near the resource limit, and a
+  /// witness, may depend on the context's history, and that history is
+  /// then the kernel's own questions, not those of the kernels before it.
+  SolverPool Solvers;
+  /// Those of the row pre-queries (rowsApart), kept apart so that the
+  /// full queries' contexts see the history they saw without them, less
+  /// the full queries the pre-queries spare.
+  SolverPool RowSolvers;
   SymbolicTranslator &Sym;
   std::vector<SharedAccess> &Accesses;
   const ParentMap &Parents;
@@ -461,14 +470,6 @@ struct SharedMemoryRaceAnalysis::AnswerCache {
   std::map<std::string,
            std::pair<KernelRaceFinder::Verdict, KernelRaceFinder::Witness>>
       Entries;
-  /// The solvers of the translation unit's queries, asked in a fixed
-  /// order (ExactQuery.h).
-  SolverPool Solvers;
-  /// Those of the row pre-queries (rowsApart), kept apart so that the
-  /// full queries' contexts see the history they saw without them, less
-  /// the full queries the pre-queries spare (which alone may move a later
-  /// witness of the file: ExactQuery.h's cost model).
-  SolverPool RowSolvers;
 };
 
 SharedMemoryRaceAnalysis::SharedMemoryRaceAnalysis(
@@ -890,7 +891,7 @@ bool KernelRaceFinder::leavesVariable(const SharedAccess &X,
                                       const BlockShape &Shape,
                                       const Witness &W) {
   std::int64_t Size = Col.sizeOf(X.Var);
-  ExactQuery Q(Sym, Options.QueryResourceLimit, &Shared.Solvers);
+  ExactQuery Q(Sym, Options.QueryResourceLimit, &Solvers);
   Q.setShape(Shape);
   unsigned T = Q.addThread();
   for (const auto &[Guard, Polarity] : X.Guards) {
@@ -935,7 +936,7 @@ bool KernelRaceFinder::rowsApart(const SharedAccess &A, const SharedAccess &B,
   // cudaProcess against tens of thousands).
   // Nothing here relies on the lemma being true; that F may assume it is
   // rowLemma's argument.
-  ExactQuery R(Sym, Options.QueryResourceLimit, &Shared.RowSolvers);
+  ExactQuery R(Sym, Options.QueryResourceLimit, &RowSolvers);
   llvm::scope_exit ChargeR([&] { charge(R); });
   llvm::SMTSolver &Z = R.solver();
   R.setShape(Shape);
@@ -1050,7 +1051,7 @@ KernelRaceFinder::decideExactly(const SharedAccess &A, const SharedAccess &B,
       rowsApart(A, B, Shape, S, Atoms))
     return Verdict::None;
 
-  ExactQuery Q(Sym, Options.QueryResourceLimit, &Shared.Solvers);
+  ExactQuery Q(Sym, Options.QueryResourceLimit, &Solvers);
   llvm::scope_exit ChargeQ([&] { charge(Q); });
   Terms T = Encode(Q);
   Collide(Q, T);
@@ -1115,7 +1116,7 @@ KernelRaceFinder::decideExactly(const SharedAccess &A, const SharedAccess &B,
   // One incremental solver for all samples, each in a scope of its own:
   // a fresh solver per question cost most of the time of kernels with many
   // such pairs (GROMACS's foreign-lambda kernels), for the same answers.
-  ExactQuery P(Sym, Options.QueryResourceLimit, &Shared.Solvers);
+  ExactQuery P(Sym, Options.QueryResourceLimit, &Solvers);
   llvm::scope_exit ChargeP([&] { charge(P); });
   Terms PT = Encode(P);
   // Encoding a term can add range constraints, which must not go with a

@@ -44,7 +44,7 @@ __global__ void ownFloatRegionPerSubBlock(const float *in, int C) {
       s_res[c + k] = in[c + k] + threadIdx.z;
   // CHECK-NOTES: :[[@LINE-1]]:7: warning: possible write after write race on shared 'params': no barrier orders this write after another thread's write [cuda-shared-memory-race]
   // CHECK-NOTES: :[[@LINE-2]]:7: note: the other thread's write is here
-  // CHECK-NOTES: :[[@LINE-3]]:7: note: for example, thread (8,0,0) writes 'params[132]' (in iteration 0 of the loop over 'c', with 'k' = 1) and thread (0,0,1) writes it (in iteration 0 of the loop over 'c', with 'k' = 0), when 'C' = 33, with blockDim (32,1,4)
+  // CHECK-NOTES: :[[@LINE-3]]:7: note: for example, thread (4,0,2) writes 'params[228]' (in iteration 0 of the loop over 'c', with 'k' = 3) and thread (0,0,3) writes it (in iteration 0 of the loop over 'c', with 'k' = 0), when 'C' = 19, with blockDim (32,1,4)
 }
 
 void launch(const float *in, int C) {

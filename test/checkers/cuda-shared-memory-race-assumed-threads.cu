@@ -66,7 +66,7 @@ __launch_bounds__(128) __global__ void noAssumption(float *out, int n) {
       KQ[j * 128 + tid] = out[it * 128 + tid];
     // CHECK-NOTES: :[[@LINE-1]]:7: warning: write after read race on shared 'KQ': no barrier orders this write after another thread's read [cuda-shared-memory-race]
     // CHECK-NOTES: :[[@LINE+5]]:16: note: the other thread's read is here
-    // CHECK-NOTES: :[[@LINE-3]]:7: note: for example, thread (8,0,0) reads 'KQ[135]' (with 'j' = 1, with 'k' = 7) and thread (7,4,0) writes it (with 'j' = 0) one iteration of the enclosing loop later, with blockDim (16,8,1) (assumed from the extents of 'KQ': no launch of this kernel was found)
+    // CHECK-NOTES: :[[@LINE-3]]:7: note: for example, thread (9,7,0) reads 'KQ[235]' (with 'j' = 0, with 'k' = 11) and thread (11,3,0) writes it (with 'j' = 1) one iteration of the enclosing loop later, with blockDim (16,8,1) (assumed from the extents of 'KQ': no launch of this kernel was found)
     __syncwarp();
     for (int j = 0; j < 2; ++j)
       for (int k = 0; k < 32; ++k)
@@ -88,7 +88,7 @@ __launch_bounds__(128) __global__ void weakerAssumption(float *out, int n) {
       KQ[j * 128 + tid] = out[it * 128 + tid];
     // CHECK-NOTES: :[[@LINE-1]]:7: warning: write after read race on shared 'KQ': no barrier orders this write after another thread's read [cuda-shared-memory-race]
     // CHECK-NOTES: :[[@LINE+5]]:16: note: the other thread's read is here
-    // CHECK-NOTES: :[[@LINE-3]]:7: note: for example, thread (8,0,0) reads 'KQ[135]' (with 'j' = 1, with 'k' = 7) and thread (7,4,0) writes it (with 'j' = 0) one iteration of the enclosing loop later, with blockDim (16,8,1) (assumed from '__builtin_assume(tid < 256)' and the extents of 'KQ': no launch of this kernel was found)
+    // CHECK-NOTES: :[[@LINE-3]]:7: note: for example, thread (9,7,0) reads 'KQ[235]' (with 'j' = 0, with 'k' = 11) and thread (11,3,0) writes it (with 'j' = 1) one iteration of the enclosing loop later, with blockDim (16,8,1) (assumed from '__builtin_assume(tid < 256)' and the extents of 'KQ': no launch of this kernel was found)
     __syncwarp();
     for (int j = 0; j < 2; ++j)
       for (int k = 0; k < 32; ++k)
@@ -111,7 +111,7 @@ __launch_bounds__(128) __global__ void assumptionOfAUniform(float *out, int n,
       KQ[j * 128 + tid] = out[it * 128 + tid];
     // CHECK-NOTES: :[[@LINE-1]]:7: warning: write after read race on shared 'KQ': no barrier orders this write after another thread's read [cuda-shared-memory-race]
     // CHECK-NOTES: :[[@LINE+5]]:16: note: the other thread's read is here
-    // CHECK-NOTES: :[[@LINE-3]]:7: note: for example, thread (8,0,0) reads 'KQ[135]' (with 'j' = 1, with 'k' = 7) and thread (7,4,0) writes it (with 'j' = 0) one iteration of the enclosing loop later, with blockDim (16,8,1) (assumed from the extents of 'KQ': no launch of this kernel was found)
+    // CHECK-NOTES: :[[@LINE-3]]:7: note: for example, thread (9,7,0) reads 'KQ[235]' (with 'j' = 0, with 'k' = 11) and thread (11,3,0) writes it (with 'j' = 1) one iteration of the enclosing loop later, with blockDim (16,8,1) (assumed from the extents of 'KQ': no launch of this kernel was found)
     __syncwarp();
     for (int j = 0; j < 2; ++j)
       for (int k = 0; k < 32; ++k)

@@ -98,7 +98,7 @@ __global__ void haloRowsEither(float *out, int width, int r) {
     tile[(r + ty) * width + tx] = out[1];
     // CHECK-NOTES: :[[@LINE-1]]:5: warning: write after write race on shared 'tile': no barrier orders this write after another thread's write [cuda-shared-memory-race]
     // CHECK-NOTES: :[[@LINE-4]]:3: note: the other thread's write is here
-    // CHECK-NOTES: :[[@LINE-3]]:5: note: for example, thread (1,3,0) writes 'tile[404]' and thread (1,5,0) writes it, when 'r' = 26, 'width' = 13, with blockDim (16,16,1) (assumed: no launch of this kernel was found)
+    // CHECK-NOTES: :[[@LINE-3]]:5: note: for example, thread (13,6,0) writes 'tile[432]' and thread (0,7,0) writes it, when 'r' = 11, 'width' = 24, with blockDim (16,16,1) (assumed: no launch of this kernel was found)
     tile[(r + ty) * width + r + bw + tx] = out[2];
   }
   __syncthreads();
@@ -122,7 +122,7 @@ __global__ void rowsOneWider(float *out, int width) {
   tile[ty * width + tx + 2] = out[1];
   // CHECK-NOTES: :[[@LINE-1]]:3: warning: write after write race on shared 'tile': no barrier orders this write after another thread's write [cuda-shared-memory-race]
   // CHECK-NOTES: :[[@LINE-3]]:3: note: the other thread's write is here
-  // CHECK-NOTES: :[[@LINE-3]]:3: note: for example, thread (2,0,0) writes 'tile[2]' and thread (0,0,0) writes it, when 'width' = 17 (width = blockDim.x + 1 from the launch at cuda-shared-memory-race-launch-relation.cu{{.*}}:[[@LINE+4]]), with blockDim (16,16,1) (assumed: the block of the launch at cuda-shared-memory-race-launch-relation.cu{{.*}}:[[@LINE+4]] is not a constant)
+  // CHECK-NOTES: :[[@LINE-3]]:3: note: for example, thread (2,1,0) writes 'tile[19]' and thread (0,1,0) writes it, when 'width' = 17 (width = blockDim.x + 1 from the launch at cuda-shared-memory-race-launch-relation.cu{{.*}}:[[@LINE+4]]), with blockDim (16,16,1) (assumed: the block of the launch at cuda-shared-memory-race-launch-relation.cu{{.*}}:[[@LINE+4]] is not a constant)
 }
 
 void launchOneWider(dim3 grid, dim3 block, float *out) {
@@ -161,7 +161,7 @@ __global__ void haloMirroredInto(float *out, int width, int r) {
     tile[(r + ty) * width + (r + bw - 1) - tx] = out[1];
   // CHECK-NOTES: :[[@LINE-1]]:5: warning: write after write race on shared 'tile': no barrier orders this write after another thread's write [cuda-shared-memory-race]
   // CHECK-NOTES: :[[@LINE-4]]:3: note: the other thread's write is here
-  // CHECK-NOTES: :[[@LINE-3]]:5: note: for example, thread (15,3,0) writes 'tile[943]' and thread (0,3,0) writes it, when 'r' = 16, 'width' = 48 (width = blockDim.x + 2 * r from the launch at cuda-shared-memory-race-launch-relation.cu{{.*}}:[[@LINE+6]]), with blockDim (16,16,1) (assumed: the block of the launch at cuda-shared-memory-race-launch-relation.cu{{.*}}:[[@LINE+6]] is not a constant)
+  // CHECK-NOTES: :[[@LINE-3]]:5: note: for example, thread (15,1,0) writes 'tile[77]' and thread (0,1,0) writes it, when 'r' = 2, 'width' = 20 (width = blockDim.x + 2 * r from the launch at cuda-shared-memory-race-launch-relation.cu{{.*}}:[[@LINE+6]]), with blockDim (16,16,1) (assumed: the block of the launch at cuda-shared-memory-race-launch-relation.cu{{.*}}:[[@LINE+6]] is not a constant)
   __syncthreads();
   out[ty * bw + tx] = tile[(r + ty) * width + r + tx];
 }

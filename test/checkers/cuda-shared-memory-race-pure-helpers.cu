@@ -67,7 +67,7 @@ __global__ void differentRowsPerSubBlock(const float *weight, int C) {
     s_weight[c / f128::size] = load128(weight + threadIdx.z * C + c);
   // CHECK-NOTES: :[[@LINE-1]]:5: warning: write after write race on shared 'params': no barrier orders this write after another thread's write [cuda-shared-memory-race]
   // CHECK-NOTES: :[[@LINE-2]]:5: note: the other thread's write is here
-  // CHECK-NOTES: :[[@LINE-3]]:5: note: for example, thread (3,0,1) writes 'params[48]' (in iteration 0 of the loop over 'c') and thread (3,0,0) writes it (in iteration 0 of the loop over 'c'), when 'C' = 13, with blockDim (32,8,4)
+  // CHECK-NOTES: :[[@LINE-3]]:5: note: for example, thread (3,0,0) writes 'params[48]' (in iteration 0 of the loop over 'c') and thread (3,0,1) writes it (in iteration 0 of the loop over 'c'), when 'C' = 13, with blockDim (32,8,4)
 }
 
 // The helper stores: the loads of the sub-blocks are no longer of one value.
@@ -80,7 +80,7 @@ __global__ void helperThatStores(float *weight, int C) {
     s_weight[c / f128::size] = load128AndClear(weight + c);
   // CHECK-NOTES: :[[@LINE-1]]:5: warning: write after write race on shared 'params': no barrier orders this write after another thread's write [cuda-shared-memory-race]
   // CHECK-NOTES: :[[@LINE-2]]:5: note: the other thread's write is here
-  // CHECK-NOTES: :[[@LINE-3]]:5: note: for example, thread (3,0,1) writes 'params[48]' (in iteration 0 of the loop over 'c') and thread (3,0,0) writes it (in iteration 0 of the loop over 'c'), when 'C' = 13, with blockDim (32,8,4)
+  // CHECK-NOTES: :[[@LINE-3]]:5: note: for example, thread (3,0,0) writes 'params[48]' (in iteration 0 of the loop over 'c') and thread (3,0,1) writes it (in iteration 0 of the loop over 'c'), when 'C' = 13, with blockDim (32,8,4)
 }
 
 // The helper reads threadIdx: equal arguments, different values.
@@ -93,7 +93,7 @@ __global__ void helperThatReadsTheThread(const float *weight, int C) {
     s_weight[c / f128::size] = load128OfLane(weight + c);
   // CHECK-NOTES: :[[@LINE-1]]:5: warning: write after write race on shared 'params': no barrier orders this write after another thread's write [cuda-shared-memory-race]
   // CHECK-NOTES: :[[@LINE-2]]:5: note: the other thread's write is here
-  // CHECK-NOTES: :[[@LINE-3]]:5: note: for example, thread (3,0,1) writes 'params[48]' (in iteration 0 of the loop over 'c') and thread (3,0,0) writes it (in iteration 0 of the loop over 'c'), when 'C' = 13, with blockDim (32,8,4)
+  // CHECK-NOTES: :[[@LINE-3]]:5: note: for example, thread (3,0,0) writes 'params[48]' (in iteration 0 of the loop over 'c') and thread (3,0,1) writes it (in iteration 0 of the loop over 'c'), when 'C' = 13, with blockDim (32,8,4)
 }
 
 void launch(const float *w, float *m, int C) {
