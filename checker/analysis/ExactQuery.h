@@ -90,10 +90,9 @@
 // (ExactQuery::portableKey) so that a kernel of N copies of one pattern, or
 // N template or macro instances of one kernel in a translation unit, costs
 // N cache lookups, not N queries. A Z3 context costs 2-15 ms to make, as
-// much as several queries, so the race check's queries of one
-// kernel reuse contexts (SolverPool); the price is that a witness, and an
-// answer near the resource limit, may depend on the kernel's questions
-// asked before it, which are the same on every run.
+// much as several queries, so the questions of one race decision
+// reuse one context (SolverPool); no context serves two decisions, so that
+// a verdict and its witness depend on the pair's own questions only.
 // A row width given by a launch relation makes offsets quadratic (`(r +
 // ty) * (bw + 2 * r) + r + tx`), and each question of a halo tile cost
 // some 0.3 million units even with the row lemma, most of it bit-blasting
@@ -143,18 +142,19 @@ enum class IterationRelation {
   SecondFirst
 };
 
-/// Z3 solvers kept for reuse by the queries of one analysis (the race
-/// check keeps one per kernel). A fresh solver means a fresh Z3 context,
-/// and making one cost a third of the race check's time on a kernel of a
-/// dozen queries (cuda-samples' bitonicMergeElementaryIntervalsKernel: 4
-/// contexts, 51 of its 125 ms); a query given back is reset, which clears
-/// its assertions and scopes but keeps the context. Z3's models, and an
-/// answer near the resource limit, depend on its context's history (term
-/// ids), so a pool must be owned by one analysis whose queries come in a
-/// fixed order: never shared between threads or files, which would make
-/// output depend on scheduling (issue 13's determinism), and best not
-/// between kernels, so that editing one kernel cannot move another's
-/// witness.
+/// Z3 solvers kept for reuse by the queries of one decision (the race
+/// check keeps one per pair question: the pre-query, the question, the
+/// variable-bounds and sample questions that follow it). A fresh solver
+/// means a fresh Z3 context, and making one cost a third of the race
+/// check's time on a kernel of a dozen queries (cuda-samples'
+/// bitonicMergeElementaryIntervalsKernel: 4 contexts, 51 of its 125 ms); a
+/// query given back is reset, which clears its assertions and scopes but
+/// keeps the context. Z3's models, and an answer near the resource limit,
+/// depend on the context's history (term ids), so a pool must serve
+/// questions that come in an order fixed by the one decision: with a pool
+/// per file, then per kernel, a witness moved when another kernel or pair
+/// asked other questions before it, and a verdict near the resource limit
+/// (a lit test's true race) came and went with them.
 ///
 /// LLVM's Z3 binding keeps every term a solver ever made alive until the
 /// solver is destroyed (its expression cache), and reset() does not clear

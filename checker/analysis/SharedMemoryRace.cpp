@@ -168,7 +168,7 @@ private:
   /// apart: a cheap pre-query of decideExactly, whose None it implies.
   bool rowsApart(const SharedAccess &A, const SharedAccess &B,
                  const BlockShape &Shape, const Scenario &S,
-                 llvm::ArrayRef<unsigned> Atoms);
+                 llvm::ArrayRef<unsigned> Atoms, SolverPool &Solvers);
   /// What a plain store writes: a symbolic value, or an index into an
   /// array that is read (directly, or through a pure helper given a pointer
   /// into it), or a pure helper's argument. Two stores of equal keys and
@@ -200,7 +200,7 @@ private:
   /// Pure helpers found so far (isPureFunction).
   llvm::DenseMap<const FunctionDecl *, bool> PureFunctions;
   bool leavesVariable(const SharedAccess &X, const BlockShape &Shape,
-                      const Witness &W);
+                      const Witness &W, SolverPool &Solvers);
   bool overBudget();
   /// Adds what \p Q cost to Work.
   void charge(const ExactQuery &Q);
@@ -403,15 +403,6 @@ private:
   const RaceOptions &Options;
   const FunctionDecl *Kernel;
   SharedMemoryRaceAnalysis::AnswerCache &Shared;
-  /// The solvers of this kernel's queries (ExactQuery.h, SolverPool). Per
-  /// kernel, not per file: a Z3 answer near the resource limit, and a
-  /// witness, may depend on the context's history, and that history is
-  /// then the kernel's own questions, not those of the kernels before it.
-  SolverPool Solvers;
-  /// Those of the row pre-queries (rowsApart), kept apart so that the
-  /// full queries' contexts see the history they saw without them, less
-  /// the full queries the pre-queries spare.
-  SolverPool RowSolvers;
   SymbolicTranslator &Sym;
   std::vector<SharedAccess> &Accesses;
   const ParentMap &Parents;
@@ -889,7 +880,7 @@ KernelRaceFinder::cachedDecide(const SharedAccess &A, const SharedAccess &B,
 /// says the shape is not the one the kernel is written for.
 bool KernelRaceFinder::leavesVariable(const SharedAccess &X,
                                       const BlockShape &Shape,
-                                      const Witness &W) {
+                                      const Witness &W, SolverPool &Solvers) {
   std::int64_t Size = Col.sizeOf(X.Var);
   ExactQuery Q(Sym, Options.QueryResourceLimit, &Solvers);
   Q.setShape(Shape);
@@ -915,7 +906,8 @@ bool KernelRaceFinder::leavesVariable(const SharedAccess &X,
 
 bool KernelRaceFinder::rowsApart(const SharedAccess &A, const SharedAccess &B,
                                  const BlockShape &Shape, const Scenario &S,
-                                 llvm::ArrayRef<unsigned> Atoms) {
+                                 llvm::ArrayRef<unsigned> Atoms,
+                                 SolverPool &Solvers) {
   // The full question of decideExactly is F = E /\ C, with E the threads,
   // guards, offsets and their bounds, alignment, loop relations and skip
   // condition, and C distinct threads (of two warps when asked),
@@ -936,7 +928,7 @@ bool KernelRaceFinder::rowsApart(const SharedAccess &A, const SharedAccess &B,
   // cudaProcess against tens of thousands).
   // Nothing here relies on the lemma being true; that F may assume it is
   // rowLemma's argument.
-  ExactQuery R(Sym, Options.QueryResourceLimit, &RowSolvers);
+  ExactQuery R(Sym, Options.QueryResourceLimit, &Solvers);
   llvm::scope_exit ChargeR([&] { charge(R); });
   llvm::SMTSolver &Z = R.solver();
   R.setShape(Shape);
@@ -1044,15 +1036,33 @@ KernelRaceFinder::decideExactly(const SharedAccess &A, const SharedAccess &B,
                                   Q.value(StoredValues->second, T.TB))));
   };
 
+  // The solvers of this one decision (ExactQuery.h, SolverPool): its
+  // questions reuse one Z3 context, and a context that served no other
+  // decision makes the verdict and witness a function of the pair's own
+  // questions, the same whatever the kernel or file asked before (a
+  // pool per file, then per kernel, moved witnesses between the host and
+  // device passes and flipped a verdict near the resource limit).
+  SolverPool Solvers;
   // A pair the row lemma keeps apart needs no full question (rowsApart).
   // The lemma is part of the full question only with a launch relation.
   if (!Shape.Relations.empty() &&
       ExactQuery::hasRowLemma(Sym, A.Offset, A.Width, B.Offset, B.Width) &&
-      rowsApart(A, B, Shape, S, Atoms))
+      rowsApart(A, B, Shape, S, Atoms, Solvers))
     return Verdict::None;
 
-  ExactQuery Q(Sym, Options.QueryResourceLimit, &Solvers);
-  llvm::scope_exit ChargeQ([&] { charge(Q); });
+  // Q goes back to the pool as soon as its answer is read, so that the
+  // questions after it (leavesVariable, the samples) reuse its context
+  // instead of making new ones: a context costs as much as a few queries.
+  std::optional<ExactQuery> Held;
+  Held.emplace(Sym, Options.QueryResourceLimit, &Solvers);
+  ExactQuery &Q = *Held;
+  auto ReleaseQ = [&] {
+    if (Held) {
+      charge(*Held);
+      Held.reset();
+    }
+  };
+  llvm::scope_exit ChargeQ(ReleaseQ);
   Terms T = Encode(Q);
   Collide(Q, T);
   llvm::SmallVector<unsigned, 4> AtomsOfA, AtomsOfB;
@@ -1102,15 +1112,17 @@ KernelRaceFinder::decideExactly(const SharedAccess &A, const SharedAccess &B,
     return Verdict::Skip;
   if (!Answer->Found)
     return Verdict::None;
+  llvm::SmallVector<unsigned, 4> Unknowns = Q.genericUnknowns();
+  ReleaseQ(); // Q is not used past this point.
   if (Shape.Assumed &&
-      (leavesVariable(A, Shape, W) || leavesVariable(B, Shape, W)))
+      (leavesVariable(A, Shape, W, Solvers) ||
+       leavesVariable(B, Shape, W, Solvers)))
     return Verdict::Skip;
   if (!Answer->Certain)
     return Verdict::Possible;
   // Certain also means: at each representative value of the unknowns at
   // which both accesses run in bounds, they collide (a race only for n in
   // a window of the block's range is possible, not certain).
-  llvm::SmallVector<unsigned, 4> Unknowns = Q.genericUnknowns();
   if (Unknowns.empty())
     return Verdict::Definite;
   // One incremental solver for all samples, each in a scope of its own:

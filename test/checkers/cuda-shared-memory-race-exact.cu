@@ -280,7 +280,7 @@ __global__ void twoStatementsTwoValues(int n, int *out) {
     v = n + 1;
   // CHECK-NOTES: :[[@LINE-1]]:5: warning: write after write race on shared 'v': no barrier orders this write after another thread's write [cuda-shared-memory-race]
   // CHECK-NOTES: :[[@LINE-4]]:5: note: the other thread's write is here
-  // CHECK-NOTES: :[[@LINE-3]]:5: note: for example, thread (62,0,0) writes 'v' and thread (63,0,0) writes it, when 'n' = 63, with blockDim (256,1,1) (assumed: no launch of this kernel was found)
+  // CHECK-NOTES: :[[@LINE-3]]:5: note: for example, thread (0,0,0) writes 'v' and thread (17,0,0) writes it, when 'n' = 3, with blockDim (256,1,1) (assumed: no launch of this kernel was found)
   __syncthreads();
   out[threadIdx.x] = v;
 }

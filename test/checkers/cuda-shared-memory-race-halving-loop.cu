@@ -43,7 +43,7 @@ __global__ void bitonicBothSwap(int *out, int k) {
     s[col] = s[ixj];
     // CHECK-NOTES-POSSIBLE: :[[@LINE-1]]:5: warning: possible write after read race on shared 's': no barrier orders this write after another thread's read [cuda-shared-memory-race]
     // CHECK-NOTES-POSSIBLE: :[[@LINE-2]]:14: note: the other thread's read is here
-    // CHECK-NOTES-POSSIBLE: :[[@LINE-3]]:5: note: for example, thread (255,0,0) reads 's[254]' (with 'j' = 1) and thread (254,0,0) writes it, with blockDim (256,1,1) (assumed: no launch of this kernel was found)
+    // CHECK-NOTES-POSSIBLE: :[[@LINE-3]]:5: note: for example, thread (254,0,0) reads 's[255]' (with 'j' = 1) and thread (255,0,0) writes it, with blockDim (256,1,1) (assumed: no launch of this kernel was found)
     s[ixj] = t;
     // CHECK-NOTES-POSSIBLE: :[[@LINE-1]]:5: warning: possible write after read race on shared 's': no barrier orders this write after another thread's read [cuda-shared-memory-race]
     // CHECK-NOTES-POSSIBLE: :[[@LINE-7]]:13: note: the other thread's read is here

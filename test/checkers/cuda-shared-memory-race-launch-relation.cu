@@ -76,7 +76,7 @@ __global__ void haloRowsNarrow(float *out, int width, int r) {
     tile[(r + ty) * width + r + bw + tx] = out[2];
     // CHECK-NOTES: :[[@LINE-1]]:5: warning: write after write race on shared 'tile': no barrier orders this write after another thread's write [cuda-shared-memory-race]
     // CHECK-NOTES: :[[@LINE-3]]:5: note: the other thread's write is here
-    // CHECK-NOTES: :[[@LINE-3]]:5: note: for example, thread (0,3,0) writes 'tile[5214]' and thread (0,2,0) writes it, when 'r' = 63, 'width' = 79 (width = blockDim.x + r from the launch at cuda-shared-memory-race-launch-relation.cu{{.*}}:[[@LINE+7]]), with blockDim (16,16,1) (assumed: the block of the launch at cuda-shared-memory-race-launch-relation.cu{{.*}}:[[@LINE+7]] is not a constant)
+    // CHECK-NOTES: :[[@LINE-3]]:5: note: for example, thread (4,6,0) writes 'tile[655]' and thread (4,5,0) writes it, when 'r' = 15, 'width' = 31 (width = blockDim.x + r from the launch at cuda-shared-memory-race-launch-relation.cu{{.*}}:[[@LINE+7]]), with blockDim (16,16,1) (assumed: the block of the launch at cuda-shared-memory-race-launch-relation.cu{{.*}}:[[@LINE+7]] is not a constant)
   }
   __syncthreads();
   out[ty * bw + tx] = tile[(r + ty) * width + r + tx];
@@ -98,7 +98,7 @@ __global__ void haloRowsEither(float *out, int width, int r) {
     tile[(r + ty) * width + tx] = out[1];
     // CHECK-NOTES: :[[@LINE-1]]:5: warning: write after write race on shared 'tile': no barrier orders this write after another thread's write [cuda-shared-memory-race]
     // CHECK-NOTES: :[[@LINE-4]]:3: note: the other thread's write is here
-    // CHECK-NOTES: :[[@LINE-3]]:5: note: for example, thread (13,6,0) writes 'tile[432]' and thread (0,7,0) writes it, when 'r' = 11, 'width' = 24, with blockDim (16,16,1) (assumed: no launch of this kernel was found)
+    // CHECK-NOTES: :[[@LINE-3]]:5: note: for example, thread (0,9,0) writes 'tile[3140]' and thread (12,10,0) writes it, when 'r' = 58, 'width' = 46, with blockDim (16,16,1) (assumed: no launch of this kernel was found)
     tile[(r + ty) * width + r + bw + tx] = out[2];
   }
   __syncthreads();
@@ -161,7 +161,7 @@ __global__ void haloMirroredInto(float *out, int width, int r) {
     tile[(r + ty) * width + (r + bw - 1) - tx] = out[1];
   // CHECK-NOTES: :[[@LINE-1]]:5: warning: write after write race on shared 'tile': no barrier orders this write after another thread's write [cuda-shared-memory-race]
   // CHECK-NOTES: :[[@LINE-4]]:3: note: the other thread's write is here
-  // CHECK-NOTES: :[[@LINE-3]]:5: note: for example, thread (15,1,0) writes 'tile[77]' and thread (0,1,0) writes it, when 'r' = 2, 'width' = 20 (width = blockDim.x + 2 * r from the launch at cuda-shared-memory-race-launch-relation.cu{{.*}}:[[@LINE+6]]), with blockDim (16,16,1) (assumed: the block of the launch at cuda-shared-memory-race-launch-relation.cu{{.*}}:[[@LINE+6]] is not a constant)
+  // CHECK-NOTES: :[[@LINE-3]]:5: note: for example, thread (7,3,0) writes 'tile[9719]' and thread (8,3,0) writes it, when 'r' = 64, 'width' = 144 (width = blockDim.x + 2 * r from the launch at cuda-shared-memory-race-launch-relation.cu{{.*}}:[[@LINE+6]]), with blockDim (16,16,1) (assumed: the block of the launch at cuda-shared-memory-race-launch-relation.cu{{.*}}:[[@LINE+6]] is not a constant)
   __syncthreads();
   out[ty * bw + tx] = tile[(r + ty) * width + r + tx];
 }

@@ -34,7 +34,7 @@ __global__ void leavingLanesAgainstLaneZero(const float *x, float *out,
     maxvals[warpId] = maxval;
   // CHECK-NOTES: :[[@LINE-1]]:5: warning: write after write race on shared 'maxvals': no barrier orders this write after another thread's write [cuda-shared-memory-race]
   // CHECK-NOTES: :[[@LINE-7]]:5: note: the other thread's write is here
-  // CHECK-NOTES: :[[@LINE-3]]:5: note: for example, thread (28,0,0) writes 'maxvals[0]' and thread (0,0,0) writes it, when 'C' = 25, with blockDim (256,1,1) (assumed: no launch of this kernel was found)
+  // CHECK-NOTES: :[[@LINE-3]]:5: note: for example, thread (17,0,0) writes 'maxvals[0]' and thread (0,0,0) writes it, when 'C' = 3, with blockDim (256,1,1) (assumed: no launch of this kernel was found)
   __syncthreads();
   if (tid == 0)
     out[0] = maxvals[0];
