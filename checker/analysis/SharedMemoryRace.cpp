@@ -2621,10 +2621,25 @@ void KernelRaceFinder::checkPair(unsigned IA, unsigned IB,
           break;
         case Diverged: {
           bool InBranch = isInside(P.Branch->getTerminatorStmt(), Info.Loop);
+          // Entered after the branch, a loop whose every round passes a
+          // barrier of its body is in its first iteration on both sides:
+          // the sides' walks stop at barriers. Having gone round another
+          // loop on the way (a grid-strided loop before it) says nothing
+          // about this one.
           if (InA && InB && InBranch)
             Relation = static_cast<int>(P.CrossB) - static_cast<int>(P.CrossA);
-          else if (InA && InB && !P.CrossA && !P.CrossB)
+          else if (InA && InB &&
+                   ((!P.CrossA && !P.CrossB) ||
+                    (roundPassesBarrier(Info.Loop, A.E, A.E) &&
+                     roundPassesBarrier(Info.Loop, B.E, B.E))))
             Relation = 3;
+          // The same for one access in the loop and the other past it.
+          else if (InA && !InB && !InBranch &&
+                   (!P.CrossA || roundPassesBarrier(Info.Loop, A.E, A.E)))
+            Relation = 7;
+          else if (InB && !InA && !InBranch &&
+                   (!P.CrossB || roundPassesBarrier(Info.Loop, B.E, B.E)))
+            Relation = 9;
           break;
         }
         }

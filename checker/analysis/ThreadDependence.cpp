@@ -291,10 +291,22 @@ bool loopRunsAtLeastOnce(const Stmt *Loop, const ASTContext &Context) {
   bool CounterOnLeft = namedVariable(Compare->getLHS()) == Counter;
   if (!CounterOnLeft && namedVariable(Compare->getRHS()) != Counter)
     return false;
-  auto Bound = constantValue(
-      CounterOnLeft ? Compare->getRHS() : Compare->getLHS(), Context);
-  if (!Bound)
-    return false;
+  const Expr *BoundExpr = CounterOnLeft ? Compare->getRHS() : Compare->getLHS();
+  auto Bound = constantValue(BoundExpr, Context);
+  if (!Bound) {
+    // `i < blockDim.x` (or gridDim) from a start of 0: the extent is at
+    // least 1, so a counter below it on the left runs the body once. A loop
+    // over the block's threads that may run no times made its exit edge a
+    // way past its barriers, and a read after the loop a false race.
+    auto Kind = getBuiltinIndexRef(BoundExpr->IgnoreParenImpCasts(), nullptr);
+    if (!CounterOnLeft || !Kind ||
+        (*Kind != BuiltinIndexKind::BlockDim &&
+         *Kind != BuiltinIndexKind::GridDim) ||
+        First.isNegative())
+      return false;
+    return (Compare->getOpcode() == BO_LT && First.isZero()) ||
+           (Compare->getOpcode() == BO_LE && First.getZExtValue() <= 1);
+  }
   // Compare as the condition does, in the type both sides convert to.
   QualType Type = Compare->getLHS()->getType();
   unsigned Width = std::max(
