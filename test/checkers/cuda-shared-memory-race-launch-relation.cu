@@ -76,7 +76,7 @@ __global__ void haloRowsNarrow(float *out, int width, int r) {
     tile[(r + ty) * width + r + bw + tx] = out[2];
     // CHECK-NOTES: :[[@LINE-1]]:5: warning: write after write race on shared 'tile': no barrier orders this write after another thread's write [cuda-shared-memory-race]
     // CHECK-NOTES: :[[@LINE-3]]:5: note: the other thread's write is here
-    // CHECK-NOTES: :[[@LINE-3]]:5: note: for example, thread (4,6,0) writes 'tile[655]' and thread (4,5,0) writes it, when 'r' = 15, 'width' = 31 (width = blockDim.x + r from the launch at cuda-shared-memory-race-launch-relation.cu{{.*}}:[[@LINE+7]]), with blockDim (16,16,1) (assumed: the block of the launch at cuda-shared-memory-race-launch-relation.cu{{.*}}:[[@LINE+7]] is not a constant)
+    // CHECK-NOTES: :[[@LINE-3]]:5: note: for example, thread (0,10,0) writes 'tile[216]' and thread (0,9,0) writes it, when 'r' = 2, 'width' = 18 (width = blockDim.x + r from the launch at cuda-shared-memory-race-launch-relation.cu{{.*}}:[[@LINE+7]]), with blockDim (16,16,1) (assumed: the block of the launch at cuda-shared-memory-race-launch-relation.cu{{.*}}:[[@LINE+7]] is not a constant)
   }
   __syncthreads();
   out[ty * bw + tx] = tile[(r + ty) * width + r + tx];
