@@ -13,6 +13,19 @@ namespace clang::tidy::cuda_tidy {
 
 namespace {
 
+/// The kernel \p E names (`k`, `&k`, through casts), as its definition.
+const FunctionDecl *kernelNamed(const Expr *E) {
+  E = E->IgnoreParenCasts();
+  if (const auto *UO = dyn_cast<UnaryOperator>(E))
+    if (UO->getOpcode() == UO_AddrOf)
+      E = UO->getSubExpr()->IgnoreParenCasts();
+  const auto *Ref = dyn_cast<DeclRefExpr>(E);
+  const auto *FD = Ref ? dyn_cast<FunctionDecl>(Ref->getDecl()) : nullptr;
+  if (!FD || !FD->hasAttr<CUDAGlobalAttr>())
+    return nullptr;
+  return FD->getDefinition() ? FD->getDefinition() : FD;
+}
+
 /// The kernels a local function pointer is set to in a function body.
 class PointerTargets : public RecursiveASTVisitor<PointerTargets> {
 public:
@@ -28,14 +41,8 @@ public:
     return true;
   }
   void add(const Expr *E) {
-    E = E->IgnoreParenCasts();
-    if (const auto *UO = dyn_cast<UnaryOperator>(E))
-      if (UO->getOpcode() == UO_AddrOf)
-        E = UO->getSubExpr()->IgnoreParenCasts();
-    if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
-      if (const auto *FD = dyn_cast<FunctionDecl>(Ref->getDecl()))
-        if (FD->hasAttr<CUDAGlobalAttr>())
-          Kernels.push_back(FD->getDefinition() ? FD->getDefinition() : FD);
+    if (const FunctionDecl *Kernel = kernelNamed(E))
+      Kernels.push_back(Kernel);
   }
 
 private:
@@ -87,9 +94,11 @@ void addScaled(AffineForm &Into, const AffineForm &From, std::int64_t Scale) {
   Into.Constant = wrap32(std::uint64_t(Into.Constant) + Mul(From.Constant));
   for (unsigned D = 0; D < 3; ++D)
     Into.Dim[D] = wrap32(std::uint64_t(Into.Dim[D]) + Mul(From.Dim[D]));
-  for (const auto &[Var, C] : From.Vars) {
+  for (const auto &Term : From.Vars) {
+    const VarDecl *Var = Term.first;
+    std::int64_t C = Term.second;
     auto *Same = llvm::find_if(
-        Into.Vars, [&](const auto &Term) { return Term.first == Var; });
+        Into.Vars, [&](const auto &Other) { return Other.first == Var; });
     if (Same == Into.Vars.end())
       Into.Vars.push_back({Var, wrap32(Mul(C))});
     else
@@ -423,16 +432,9 @@ void KernelLaunches::addShape(const FunctionDecl *Kernel,
 void KernelLaunches::addCall(const CallExpr *Call, const FunctionDecl *Caller) {
   // A kernel handed to a call (a launch helper, cudaLaunchKernel) may be
   // launched with arguments no relation describes.
-  for (const Expr *Arg : Call->arguments()) {
-    const Expr *Named = Arg->IgnoreParenCasts();
-    if (const auto *UO = dyn_cast<UnaryOperator>(Named);
-        UO && UO->getOpcode() == UO_AddrOf)
-      Named = UO->getSubExpr()->IgnoreParenCasts();
-    if (const auto *Ref = dyn_cast<DeclRefExpr>(Named))
-      if (const auto *FD = dyn_cast<FunctionDecl>(Ref->getDecl());
-          FD && FD->hasAttr<CUDAGlobalAttr>())
-        dropRelations(definitionOf(FD));
-  }
+  for (const Expr *Arg : Call->arguments())
+    if (const FunctionDecl *Kernel = kernelNamed(Arg))
+      dropRelations(Kernel);
   if (isa<CUDAKernelCallExpr, CXXOperatorCallExpr, CXXMemberCallExpr>(Call) ||
       !Call->getDirectCallee())
     return;

@@ -204,6 +204,18 @@ private:
   bool overBudget();
   /// Adds what \p Q cost to Work.
   void charge(const ExactQuery &Q);
+  /// The constraints decideExactly, rowsApart and leavesVariable share, in
+  /// the order each asserts them: \p X's guards hold in \p Thread; the
+  /// scenario's loop relations and skip condition hold of threads \p TA
+  /// and \p TB; the two threads differ (and lie in two warps when the
+  /// scenario says so).
+  void requireGuards(ExactQuery &Q, const SharedAccess &X, unsigned Thread);
+  void requireScenario(ExactQuery &Q, const Scenario &S,
+                       llvm::ArrayRef<unsigned> Atoms, unsigned TA,
+                       unsigned TB);
+  void requireDistinct(ExactQuery &Q, const Scenario &S,
+                       const llvm::SMTExprRef &LinearA,
+                       const llvm::SMTExprRef &LinearB);
   void checkPair(unsigned IA, unsigned IB, const BlockShape &Shape);
   /// An atomic whose index is data reduced into a range
   /// (`atomicAdd(&counts[in[i] % 64], 1u)`): the index expression, how many
@@ -806,6 +818,36 @@ IterationRelation relationFor(int Relation) {
   }
 }
 
+void KernelRaceFinder::requireGuards(ExactQuery &Q, const SharedAccess &X,
+                                     unsigned Thread) {
+  for (const auto &[Guard, Polarity] : X.Guards) {
+    llvm::SMTExprRef Holds = Q.holds(Guard, Thread);
+    Q.require(Polarity ? Holds : Q.solver().mkNot(Holds));
+  }
+}
+
+void KernelRaceFinder::requireScenario(ExactQuery &Q, const Scenario &S,
+                                       llvm::ArrayRef<unsigned> Atoms,
+                                       unsigned TA, unsigned TB) {
+  for (unsigned I = 0; I < Atoms.size(); ++I)
+    if (Sym.atoms()[Atoms[I]].isLoopCounter())
+      Q.relate(Atoms[I], TA, TB, relationFor(S.Relation[I]));
+  if (S.Skip) {
+    llvm::SMTExprRef Holds = Q.holds(S.Skip->Condition, S.Skip->OnB ? TB : TA);
+    Q.require(S.Skip->Polarity ? Holds : Q.solver().mkNot(Holds));
+  }
+}
+
+void KernelRaceFinder::requireDistinct(ExactQuery &Q, const Scenario &S,
+                                       const llvm::SMTExprRef &LinearA,
+                                       const llvm::SMTExprRef &LinearB) {
+  llvm::SMTSolver &Z = Q.solver();
+  Q.require(Z.mkNot(Z.mkEqual(LinearA, LinearB)));
+  if (S.DifferentWarpsOnly)
+    Q.require(Z.mkNot(Z.mkEqual(Z.mkBVLshr(LinearA, Q.constant(5)),
+                                Z.mkBVLshr(LinearB, Q.constant(5)))));
+}
+
 KernelRaceFinder::Verdict
 KernelRaceFinder::cachedDecide(const SharedAccess &A, const SharedAccess &B,
                                const BlockShape &Shape, const Scenario &S,
@@ -885,10 +927,7 @@ bool KernelRaceFinder::leavesVariable(const SharedAccess &X,
   ExactQuery Q(Sym, Options.QueryResourceLimit, &Solvers);
   Q.setShape(Shape);
   unsigned T = Q.addThread();
-  for (const auto &[Guard, Polarity] : X.Guards) {
-    llvm::SMTExprRef Holds = Q.holds(Guard, T);
-    Q.require(Polarity ? Holds : Q.solver().mkNot(Holds));
-  }
+  requireGuards(Q, X, T);
   llvm::SMTExprRef Offset = Q.value(X.Offset, T);
   for (const auto &[Atom, Value] : W.Uniform)
     Q.require(Q.solver().mkEqual(Q.uniform(Atom), Q.constant(Value)));
@@ -930,7 +969,6 @@ bool KernelRaceFinder::rowsApart(const SharedAccess &A, const SharedAccess &B,
   // rowLemma's argument.
   ExactQuery R(Sym, Options.QueryResourceLimit, &Solvers);
   llvm::scope_exit ChargeR([&] { charge(R); });
-  llvm::SMTSolver &Z = R.solver();
   R.setShape(Shape);
   unsigned TA = R.addThread(), TB = R.addThread();
   llvm::SMTExprRef Lemma =
@@ -938,23 +976,11 @@ bool KernelRaceFinder::rowsApart(const SharedAccess &A, const SharedAccess &B,
                  /*FromRests=*/true);
   if (!Lemma)
     return false;
-  for (auto [X, Thread] : {std::pair(&A, TA), std::pair(&B, TB)})
-    for (const auto &[Guard, Polarity] : X->Guards) {
-      llvm::SMTExprRef Holds = R.holds(Guard, Thread);
-      R.require(Polarity ? Holds : Z.mkNot(Holds));
-    }
-  for (unsigned I = 0; I < Atoms.size(); ++I)
-    if (Sym.atoms()[Atoms[I]].isLoopCounter())
-      R.relate(Atoms[I], TA, TB, relationFor(S.Relation[I]));
-  if (S.Skip) {
-    llvm::SMTExprRef Holds = R.holds(S.Skip->Condition, S.Skip->OnB ? TB : TA);
-    R.require(S.Skip->Polarity ? Holds : Z.mkNot(Holds));
-  }
+  requireGuards(R, A, TA);
+  requireGuards(R, B, TB);
+  requireScenario(R, S, Atoms, TA, TB);
   llvm::SMTExprRef LinearA = R.linearThread(TA), LinearB = R.linearThread(TB);
-  R.require(Z.mkNot(Z.mkEqual(LinearA, LinearB)));
-  if (S.DifferentWarpsOnly)
-    R.require(Z.mkNot(Z.mkEqual(Z.mkBVLshr(LinearA, R.constant(5)),
-                                Z.mkBVLshr(LinearB, R.constant(5)))));
+  requireDistinct(R, S, LinearA, LinearB);
   R.require(Lemma);
   return R.check() == false;
 }
@@ -979,11 +1005,8 @@ KernelRaceFinder::decideExactly(const SharedAccess &A, const SharedAccess &B,
     T.TB = Q.addThread();
     T.LinearA = Q.observe(Q.linearThread(T.TA));
     T.LinearB = Q.observe(Q.linearThread(T.TB));
-    for (auto [X, Thread] : {std::pair(&A, T.TA), std::pair(&B, T.TB)})
-      for (const auto &[Guard, Polarity] : X->Guards) {
-        llvm::SMTExprRef Holds = Q.holds(Guard, Thread);
-        Q.require(Polarity ? Holds : Z.mkNot(Holds));
-      }
+    requireGuards(Q, A, T.TA);
+    requireGuards(Q, B, T.TB);
     T.OffsetA = Q.observe(Q.value(A.Offset, T.TA));
     T.OffsetB = Q.observe(Q.value(B.Offset, T.TB));
     // With a launch relation, a row width (`tilew` = blockDim.x + 2 * r)
@@ -1009,24 +1032,14 @@ KernelRaceFinder::decideExactly(const SharedAccess &A, const SharedAccess &B,
         Q.require(Z.mkEqual(Z.mkBVAnd(Q.value(X->AlignedOffset, Thread),
                                       Q.constant(X->Align - 1)),
                             Q.constant(0)));
-    for (unsigned I = 0; I < Atoms.size(); ++I)
-      if (Sym.atoms()[Atoms[I]].isLoopCounter())
-        Q.relate(Atoms[I], T.TA, T.TB, relationFor(S.Relation[I]));
-    if (S.Skip) {
-      llvm::SMTExprRef Holds =
-          Q.holds(S.Skip->Condition, S.Skip->OnB ? T.TB : T.TA);
-      Q.require(S.Skip->Polarity ? Holds : Z.mkNot(Holds));
-    }
+    requireScenario(Q, S, Atoms, T.TA, T.TB);
     return T;
   };
   // Two different threads (of two warps when the scenario says so) on
   // overlapping bytes.
   auto Collide = [&](ExactQuery &Q, const Terms &T) {
     llvm::SMTSolver &Z = Q.solver();
-    Q.require(Z.mkNot(Z.mkEqual(T.LinearA, T.LinearB)));
-    if (S.DifferentWarpsOnly)
-      Q.require(Z.mkNot(Z.mkEqual(Z.mkBVLshr(T.LinearA, Q.constant(5)),
-                                  Z.mkBVLshr(T.LinearB, Q.constant(5)))));
+    requireDistinct(Q, S, T.LinearA, T.LinearB);
     Q.require(Z.mkBVSlt(T.OffsetA, Z.mkBVAdd(T.OffsetB, Q.constant(B.Width))));
     Q.require(Z.mkBVSlt(T.OffsetB, Z.mkBVAdd(T.OffsetA, Q.constant(A.Width))));
     if (T.RowLemma)
