@@ -163,6 +163,18 @@ private:
   Verdict cachedDecide(const SharedAccess &A, const SharedAccess &B,
                        const BlockShape &Shape, const Scenario &S,
                        llvm::ArrayRef<unsigned> Atoms, Witness &W);
+  /// Whether no two threads of the block (of two warps when \p S says so)
+  /// can touch a common byte through \p A's and \p B's offsets at all,
+  /// whatever their guards, bounds, loop relations and the scenario's skip
+  /// condition: a cheap test before decideExactly, whose None it implies.
+  /// The offsets may use only the atoms of \p Bound and the listed loop
+  /// counters of \p Listed; false (undecided) otherwise.
+  bool offsetsApart(
+      const SharedAccess &A, const SharedAccess &B, const BlockShape &Shape,
+      const Scenario &S,
+      llvm::ArrayRef<std::pair<unsigned, std::int64_t>> Bound,
+      llvm::ArrayRef<std::pair<unsigned, llvm::ArrayRef<std::int64_t>>>
+          Listed);
   /// Whether the row lemma alone, with the threads, guards and loop
   /// relations of the scenario but no offset, already keeps \p A and \p B
   /// apart: a cheap pre-query of decideExactly, whose None it implies.
@@ -1881,8 +1893,15 @@ KernelRaceFinder::decide(const SharedAccess &A, const SharedAccess &B,
   for (const Axis &Ax : Loops)
     Points *= Ax.Relation == 2 ? double(Ax.Values.size()) * Ax.Values.size()
                                : double(Ax.Values.size());
-  if (!Sampled.empty() || Points > EnumerationLimit)
+  if (!Sampled.empty() || Points > EnumerationLimit) {
+    llvm::SmallVector<std::pair<unsigned, llvm::ArrayRef<std::int64_t>>, 2>
+        Listed;
+    for (const Axis &Ax : Loops)
+      Listed.push_back({Ax.Atom, Ax.Values});
+    if (offsetsApart(A, B, Shape, S, Bound, Listed))
+      return Verdict::None;
     return decideExactly(A, B, Shape, S, Atoms, W);
+  }
   const unsigned SampleCombos = sampleCombinations(Sampled.size());
 
   std::vector<std::int64_t> AtomsA(AllAtoms.size(), 0),
@@ -2057,6 +2076,118 @@ KernelRaceFinder::decide(const SharedAccess &A, const SharedAccess &B,
   if (Raced == 0)
     return Verdict::None;
   return Raced == SampleCombos ? Verdict::Definite : Verdict::Possible;
+}
+
+bool KernelRaceFinder::offsetsApart(
+    const SharedAccess &A, const SharedAccess &B, const BlockShape &Shape,
+    const Scenario &S, llvm::ArrayRef<std::pair<unsigned, std::int64_t>> Bound,
+    llvm::ArrayRef<std::pair<unsigned, llvm::ArrayRef<std::int64_t>>> Listed) {
+  // decideExactly asks for a model of F: two distinct threads (of two warps
+  // when asked) in the block, each access's guards, in-bounds offsets,
+  // alignment, the loop relations and skip condition, and overlapping
+  // bytes. Drop everything but the threads, their distinctness and the
+  // overlap, and let every listed loop counter take any of its values in
+  // each access independently: every model of F is a point of this
+  // relaxation. The relaxation is enumerated, thread by thread, with
+  // evaluate32, which gives a value only where no subterm leaves 32 bits;
+  // there ExactQuery's 32-bit terms have the same values (its operators are
+  // signed like evaluate's, a listed counter is a table of the same
+  // values, a bound parameter the same constant), so a model of F would
+  // show up here as two threads on a common byte. None found: F has no
+  // model, and decideExactly would answer None after one to three solver
+  // questions and a Z3 context (some 30 ms: cuda-samples' bitonic merge
+  // guards `s_key[threadIdx.x]` and `s_key[255 - threadIdx.x]` by
+  // `threadIdx.x < lenSrcA` and `< lenSrcB`, unknowns to the enumeration,
+  // but 128 threads never meet on one element whatever the guards say).
+  // Any subterm without a 32-bit value, or an atom that is neither bound
+  // nor listed, leaves the question to the solver.
+  struct Side {
+    const SharedAccess *X;
+    llvm::SmallVector<std::pair<unsigned, llvm::ArrayRef<std::int64_t>>, 2>
+        Axes;
+    double Points;
+  };
+  const std::int64_t Threads = Shape.threads();
+  auto Prepare = [&](const SharedAccess &X, Side &Out) {
+    Out.X = &X;
+    Out.Points = double(Threads) * double(std::max<std::int64_t>(X.Width, 1));
+    llvm::SmallVector<unsigned, 4> Used;
+    Sym.collectAtoms(X.Offset, Used);
+    for (unsigned Atom : Used) {
+      if (llvm::any_of(Bound, [&](const auto &B) { return B.first == Atom; }))
+        continue;
+      const auto *It = llvm::find_if(
+          Listed, [&](const auto &L) { return L.first == Atom; });
+      if (It == Listed.end())
+        return false;
+      Out.Axes.push_back(*It);
+      Out.Points *= double(It->second.size());
+    }
+    return Out.Points <= EnumerationLimit;
+  };
+  Side SideA, SideB;
+  if (Sym.isUnknown(A.Offset) || Sym.isUnknown(B.Offset) ||
+      !Prepare(A, SideA) || !Prepare(B, SideB))
+    return false;
+  std::uint64_t Cost = std::uint64_t(SideA.Points + SideB.Points);
+  if (Budget < Cost)
+    return false;
+  Budget -= Cost;
+  Work += Cost;
+
+  std::vector<std::int64_t> Values(Sym.atoms().size(), 0);
+  for (const auto &[Atom, Value] : Bound)
+    Values[Atom] = Value;
+  // Calls Visit(thread, offset) for every thread and every combination of
+  // the side's listed values; false when an offset has no 32-bit value or
+  // Visit says stop.
+  auto ForEach = [&](const Side &Side,
+                     llvm::function_ref<bool(std::int64_t, std::int64_t)>
+                         Visit) {
+    llvm::SmallVector<unsigned, 2> Pick(Side.Axes.size(), 0);
+    while (true) {
+      for (unsigned I = 0; I < Side.Axes.size(); ++I)
+        Values[Side.Axes[I].first] = Side.Axes[I].second[Pick[I]];
+      for (std::int64_t T = 0; T < Threads; ++T) {
+        std::optional<std::int64_t> Offset = Sym.evaluate32(
+            Side.X->Offset,
+            SharedAccessCollector::envFor(T, Shape, Values.data()));
+        if (!Offset || !Visit(T, *Offset))
+          return false;
+      }
+      unsigned I = 0;
+      while (I < Pick.size() && ++Pick[I] == Side.Axes[I].second.size())
+        Pick[I++] = 0;
+      if (I == Pick.size())
+        return true;
+    }
+  };
+  // Up to two threads per byte of A, the second from another warp than the
+  // first when possible (as decide's Touch): enough to find, for any
+  // thread of B, another thread of A on the byte when there is one.
+  llvm::DenseMap<std::int64_t, std::pair<std::int64_t, std::int64_t>> Touch;
+  if (!ForEach(SideA, [&](std::int64_t T, std::int64_t Offset) {
+        for (std::int64_t Byte = Offset; Byte < Offset + A.Width; ++Byte) {
+          auto &Slot = Touch.try_emplace(Byte, T, -1).first->second;
+          if (Slot.first != T && Slot.second < 0 &&
+              (Slot.first / 32 != T / 32 || !S.DifferentWarpsOnly))
+            Slot.second = T;
+        }
+        return true;
+      }))
+    return false;
+  return ForEach(SideB, [&](std::int64_t T, std::int64_t Offset) {
+    for (std::int64_t Byte = Offset; Byte < Offset + B.Width; ++Byte) {
+      auto It = Touch.find(Byte);
+      if (It == Touch.end())
+        continue;
+      for (std::int64_t Other : {It->second.first, It->second.second})
+        if (Other >= 0 && Other != T &&
+            (!S.DifferentWarpsOnly || Other / 32 != T / 32))
+          return false; // They may meet: a question for the solver.
+    }
+    return true;
+  });
 }
 
 const Stmt *KernelRaceFinder::certainBarrierPlace(const SharedAccess &First,

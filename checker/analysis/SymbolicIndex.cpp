@@ -544,7 +544,17 @@ SymId SymbolicTranslator::groupRank(const FunctionDecl *Callee) {
 }
 
 std::optional<std::int64_t>
-SymbolicTranslator::evaluate(SymId Id, const SymEnv &Env) const {
+SymbolicTranslator::evaluateIn(SymId Id, const SymEnv &Env,
+                               bool Within32) const {
+  std::optional<std::int64_t> V = evaluateNode(Id, Env, Within32);
+  if (V && Within32 && (*V < INT32_MIN || *V > INT32_MAX))
+    return std::nullopt;
+  return V;
+}
+
+std::optional<std::int64_t>
+SymbolicTranslator::evaluateNode(SymId Id, const SymEnv &Env,
+                                 bool Within32) const {
   if (Id < 0)
     return std::nullopt;
   const SymNode &N = Nodes[Id];
@@ -562,33 +572,33 @@ SymbolicTranslator::evaluate(SymId Id, const SymEnv &Env) const {
   case SymNode::Unknown:
     return std::nullopt;
   case SymNode::Select: {
-    auto C = evaluate(N.A, Env);
+    auto C = evaluateIn(N.A, Env, Within32);
     if (!C)
       return std::nullopt;
-    return evaluate(*C ? N.B : N.C, Env);
+    return evaluateIn(*C ? N.B : N.C, Env, Within32);
   }
   case SymNode::LAnd: {
-    auto A = evaluate(N.A, Env);
+    auto A = evaluateIn(N.A, Env, Within32);
     if (!A)
       return std::nullopt;
     if (!*A)
       return 0;
-    auto B = evaluate(N.B, Env);
+    auto B = evaluateIn(N.B, Env, Within32);
     return B ? std::optional<std::int64_t>(*B != 0) : std::nullopt;
   }
   case SymNode::LOr: {
-    auto A = evaluate(N.A, Env);
+    auto A = evaluateIn(N.A, Env, Within32);
     if (!A)
       return std::nullopt;
     if (*A)
       return 1;
-    auto B = evaluate(N.B, Env);
+    auto B = evaluateIn(N.B, Env, Within32);
     return B ? std::optional<std::int64_t>(*B != 0) : std::nullopt;
   }
   case SymNode::Not:
   case SymNode::Neg:
   case SymNode::BitNot: {
-    auto A = evaluate(N.A, Env);
+    auto A = evaluateIn(N.A, Env, Within32);
     if (!A)
       return std::nullopt;
     return N.K == SymNode::Not ? std::int64_t(!*A)
@@ -597,10 +607,10 @@ SymbolicTranslator::evaluate(SymId Id, const SymEnv &Env) const {
   default:
     break;
   }
-  auto A = evaluate(N.A, Env);
+  auto A = evaluateIn(N.A, Env, Within32);
   if (!A)
     return std::nullopt;
-  auto B = evaluate(N.B, Env);
+  auto B = evaluateIn(N.B, Env, Within32);
   if (!B)
     return std::nullopt;
   std::int64_t X = *A, Y = *B;
@@ -620,7 +630,7 @@ SymbolicTranslator::evaluate(SymId Id, const SymEnv &Env) const {
       return std::nullopt;
     return X % Y;
   case SymNode::Shl:
-    if (Y < 0 || Y > 62)
+    if (Y < 0 || Y > (Within32 ? 31 : 62))
       return std::nullopt;
     return X << Y;
   case SymNode::Shr:

@@ -115,7 +115,16 @@ public:
   SymId translate(const Expr *E);
   /// The value of \p Id at \p Env; none when it involves Unknown, an atom
   /// the environment does not give, or a division by zero.
-  std::optional<std::int64_t> evaluate(SymId Id, const SymEnv &Env) const;
+  std::optional<std::int64_t> evaluate(SymId Id, const SymEnv &Env) const {
+    return evaluateIn(Id, Env, /*Within32=*/false);
+  }
+  /// The same, but none also when any subterm's value leaves the 32-bit
+  /// signed range (or a left shift counts past 31). Where this has a value,
+  /// ExactQuery's 32-bit encoding of \p Id has the same value at that point
+  /// (its operators are signed like these, and no operand wraps).
+  std::optional<std::int64_t> evaluate32(SymId Id, const SymEnv &Env) const {
+    return evaluateIn(Id, Env, /*Within32=*/true);
+  }
   /// The values a loop counter takes in a block of shape \p Env.Dim, in
   /// order; empty when they cannot be listed. Bounds may use the values of
   /// other atoms in \p Env only when \p UseAtoms is set.
@@ -156,6 +165,10 @@ public:
   }
 
 private:
+  std::optional<std::int64_t> evaluateIn(SymId Id, const SymEnv &Env,
+                                         bool Within32) const;
+  std::optional<std::int64_t> evaluateNode(SymId Id, const SymEnv &Env,
+                                           bool Within32) const;
   SymId add(SymNode N);
   SymId translateVar(const VarDecl *VD, const Expr *Use);
   SymId atomFor(const VarDecl *VD, std::string Name);
