@@ -221,15 +221,12 @@ llvm::SMTExprRef ExactQuery::related(unsigned Atom) {
   const ArgumentRelation *R = Info.Var && Concrete && !Info.isLoopCounter()
                                   ? Shape.relation(Info.Var)
                                   : nullptr;
-  // The launch's value is the kernel's only while the kernel leaves the
-  // parameters as they are.
-  if (!R || Sym.assignmentsTo(R->Param) != 0)
+  if (!R || !R->holdsIn(Sym))
     return nullptr;
   llvm::SmallVector<std::pair<unsigned, std::int64_t>, 2> Terms;
   for (const auto &[Other, C] : R->Terms) {
     std::optional<unsigned> OtherAtom = Sym.atomOf(Other);
-    if (!OtherAtom || Sym.assignmentsTo(Other) != 0 ||
-        Sym.atoms()[*OtherAtom].isLoopCounter())
+    if (!OtherAtom || Sym.atoms()[*OtherAtom].isLoopCounter())
       return nullptr;
     Terms.push_back({*OtherAtom, C});
   }

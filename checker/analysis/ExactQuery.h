@@ -89,7 +89,11 @@
 // (resourcesUsed()); callers cache answers per pair of index shapes
 // (ExactQuery::portableKey) so that a kernel of N copies of one pattern, or
 // N template or macro instances of one kernel in a translation unit, costs
-// N cache lookups, not N queries. A Z3 context costs 2-15 ms to make, as
+// N cache lookups, not N queries. Before its first question, the race
+// analysis enumerates a pair whose offsets are concrete for the shape but
+// whose guards read unknowns with the guards dropped
+// (KernelRaceFinder::offsetsApart, evaluate32): offsets that never meet
+// need no solver at all. A Z3 context costs 2-15 ms to make, as
 // much as several queries, so the questions of one race decision
 // reuse one context (SolverPool); no context serves two decisions, so that
 // a verdict and its witness depend on the pair's own questions only.

@@ -23,6 +23,7 @@
 #include "clang/AST/ParentMap.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include <array>
@@ -51,6 +52,15 @@ struct ArgumentRelation {
   /// The launches it is read from ("postProcessGL.cu:247").
   std::string From = "";
 
+  /// Whether the relation holds inside the kernel: the launch's value is
+  /// the kernel's only while the kernel assigns neither the parameter nor
+  /// any parameter of its form.
+  bool holdsIn(const SymbolicTranslator &Sym) const {
+    return Sym.assignmentsTo(Param) == 0 &&
+           llvm::none_of(Terms, [&](const auto &Term) {
+             return Sym.assignmentsTo(Term.first) != 0;
+           });
+  }
   bool sameForm(const ArgumentRelation &Other) const {
     return Param == Other.Param && Constant == Other.Constant &&
            Dim == Other.Dim && Terms == Other.Terms;

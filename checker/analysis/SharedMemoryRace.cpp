@@ -337,10 +337,7 @@ private:
   std::optional<std::int64_t> relatedConstant(const VarDecl *Param,
                                               const BlockShape &Shape) const {
     const ArgumentRelation *R = Shape.relation(Param);
-    if (!R || Sym.assignmentsTo(Param) != 0 ||
-        llvm::any_of(R->Terms, [&](const auto &Term) {
-          return Sym.assignmentsTo(Term.first) != 0;
-        }))
+    if (!R || !R->holdsIn(Sym))
       return std::nullopt;
     return Shape.relatedValue(Param);
   }
