@@ -108,9 +108,8 @@
 // question's (X so written is Element - Y * W term for term), so when it
 // is unsatisfiable so is the full question, and the pair is apart at some
 // 30,000 units; when it is satisfiable the full question is asked as
-// before. It uses a pool of its own, so the full questions' contexts see
-// the history they saw without it, less the questions it spared; a later
-// witness in the same file may differ for that reason alone.
+// before, in the pre-query's context (both draw on the decision's own
+// pool, so the witness still depends on that pair's questions only).
 //
 //===----------------------------------------------------------------------===//
 
