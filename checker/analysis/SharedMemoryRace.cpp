@@ -2102,12 +2102,12 @@ bool KernelRaceFinder::offsetsApart(
     const SharedAccess *X;
     llvm::SmallVector<std::pair<unsigned, llvm::ArrayRef<std::int64_t>>, 2>
         Axes;
-    double Points;
+    double Evaluations; // Threads times combinations of listed values.
   };
   const std::int64_t Threads = Shape.threads();
   auto Prepare = [&](const SharedAccess &X, Side &Out) {
     Out.X = &X;
-    Out.Points = double(Threads) * double(std::max<std::int64_t>(X.Width, 1));
+    Out.Evaluations = double(Threads);
     llvm::SmallVector<unsigned, 4> Used;
     Sym.collectAtoms(X.Offset, Used);
     for (unsigned Atom : Used) {
@@ -2118,15 +2118,18 @@ bool KernelRaceFinder::offsetsApart(
       if (It == Listed.end())
         return false;
       Out.Axes.push_back(*It);
-      Out.Points *= double(It->second.size());
+      Out.Evaluations *= double(It->second.size());
     }
-    return Out.Points <= EnumerationLimit;
+    // Every byte visited counts against the enumeration limit.
+    return Out.Evaluations * double(std::max<std::int64_t>(X.Width, 1)) <=
+           EnumerationLimit;
   };
   Side SideA, SideB;
   if (Sym.isUnknown(A.Offset) || Sym.isUnknown(B.Offset) ||
       !Prepare(A, SideA) || !Prepare(B, SideB))
     return false;
-  std::uint64_t Cost = std::uint64_t(SideA.Points + SideB.Points);
+  // One unit per thread evaluated, as decide's enumeration counts.
+  std::uint64_t Cost = std::uint64_t(SideA.Evaluations + SideB.Evaluations);
   if (Budget < Cost)
     return false;
   Budget -= Cost;
