@@ -66,9 +66,24 @@ __global__ void everyOffsetRead(const unsigned *a, unsigned n, unsigned *out) {
   out[threadIdx.x] = v;
 }
 
+// Offsets whose terms leave 32 bits are not enumerated (evaluate32 gives
+// no value): the solver, which computes in 32 bits as this `unsigned`
+// arithmetic does, decides them. Every thread writes s[0] here.
+__global__ void wrapsToOneElement(unsigned n, unsigned *out) {
+  __shared__ unsigned s[256];
+  if (threadIdx.x < n)
+    s[(threadIdx.x * 65536u * 65536u) >> 24] = threadIdx.x;
+  // CHECK-NOTES: :[[@LINE-1]]:5: warning: write after write race on shared 's': no barrier orders this write after another thread's write [cuda-shared-memory-race]
+  // CHECK-NOTES: :[[@LINE-2]]:5: note: the other thread's write is here
+  // CHECK-NOTES: :[[@LINE-3]]:5: note: for example, thread (1,0,0) writes 's[0]' and thread (0,0,0) writes it, when 'n' = 3, with blockDim (128,1,1)
+  __syncthreads();
+  out[threadIdx.x] = s[0];
+}
+
 void launch(const unsigned *a, const unsigned *b, unsigned n, unsigned *o) {
   mergeHalves<<<1, 128>>>(a, b, n, n, o);
   mergeHalvesOverlap<<<1, 128>>>(a, b, n, n, o);
   oddReadsEvenWrites<<<1, 128>>>(a, n, o);
   everyOffsetRead<<<1, 128>>>(a, n, o);
+  wrapsToOneElement<<<1, 128>>>(n, o);
 }
