@@ -41,6 +41,40 @@ namespace {
 /// mostly small.
 constexpr std::uint64_t QueryWork = 20'000;
 
+/// Which threads touch each byte, for finding two different threads on one
+/// byte: up to two threads per byte, the second from another warp than the
+/// first when possible. That is enough to find, for any thread, another
+/// thread on the byte when there is one (of another warp when asked).
+class ByteTouchers {
+public:
+  explicit ByteTouchers(bool DifferentWarpsOnly)
+      : DifferentWarpsOnly(DifferentWarpsOnly) {}
+  void add(std::int64_t Byte, std::int64_t Thread) {
+    auto &Slot = Slots.try_emplace(Byte, Thread, -1).first->second;
+    if (Slot.first != Thread && Slot.second < 0 &&
+        (Slot.first / 32 != Thread / 32 || !DifferentWarpsOnly))
+      Slot.second = Thread;
+  }
+  /// A thread other than \p Thread (of another warp when asked) that
+  /// touches \p Byte; -1 when none does.
+  std::int64_t other(std::int64_t Byte, std::int64_t Thread) const {
+    auto It = Slots.find(Byte);
+    if (It == Slots.end())
+      return -1;
+    for (std::int64_t Other : {It->second.first, It->second.second})
+      if (Other >= 0 && Other != Thread &&
+          (!DifferentWarpsOnly || Other / 32 != Thread / 32))
+        return Other;
+    return -1;
+  }
+  bool empty() const { return Slots.empty(); }
+  void clear() { Slots.clear(); }
+
+private:
+  bool DifferentWarpsOnly;
+  llvm::DenseMap<std::int64_t, std::pair<std::int64_t, std::int64_t>> Slots;
+};
+
 class KernelRaceFinder {
 public:
   KernelRaceFinder(SharedAccessCollector &Collector, SharedRaceHandler &Handler,
@@ -1908,9 +1942,8 @@ KernelRaceFinder::decide(const SharedAccess &A, const SharedAccess &B,
   const std::int64_t Threads = Shape.threads();
   unsigned Raced = 0;
 
-  // Which threads touch which byte, for access A: up to two threads per
-  // byte, the second from another warp than the first when possible.
-  llvm::DenseMap<std::int64_t, std::pair<std::int64_t, std::int64_t>> Touch;
+  // Which threads touch which byte, for access A.
+  ByteTouchers Touch(S.DifferentWarpsOnly);
 
   auto Executes = [&](const SharedAccess &X,
                       const SymEnv &Env) -> std::optional<bool> {
@@ -1972,12 +2005,8 @@ KernelRaceFinder::decide(const SharedAccess &A, const SharedAccess &B,
               return false;
             continue;
           }
-          for (std::int64_t Byte = *Addr; Byte < *Addr + A.Width; ++Byte) {
-            auto &Slot = Touch.try_emplace(Byte, T, -1).first->second;
-            if (Slot.first != T && Slot.second < 0 &&
-                (Slot.first / 32 != T / 32 || !S.DifferentWarpsOnly))
-              Slot.second = T;
-          }
+          for (std::int64_t Byte = *Addr; Byte < *Addr + A.Width; ++Byte)
+            Touch.add(Byte, T);
         }
         for (std::int64_t T = 0; T < Threads; ++T) {
           SymEnv Env = EnvFor(T, AtomsB);
@@ -2002,27 +2031,21 @@ KernelRaceFinder::decide(const SharedAccess &A, const SharedAccess &B,
             continue;
           }
           for (std::int64_t Byte = *Addr; Byte < *Addr + B.Width; ++Byte) {
-            auto It = Touch.find(Byte);
-            if (It == Touch.end())
+            std::int64_t Other = Touch.other(Byte, T);
+            if (Other < 0)
               continue;
-            for (std::int64_t Other : {It->second.first, It->second.second}) {
-              if (Other < 0 || Other == T)
-                continue;
-              if (S.DifferentWarpsOnly && Other / 32 == T / 32)
-                continue;
-              W.ThreadA = Other;
-              W.ThreadB = T;
-              W.Byte = Byte;
-              W.LoopA.clear();
-              W.LoopB.clear();
-              for (const Axis &Ax : Loops) {
-                if (llvm::is_contained(AtomsOfA, Ax.Atom))
-                  W.LoopA.push_back({Ax.Atom, AtomsA[Ax.Atom]});
-                if (llvm::is_contained(AtomsOfB, Ax.Atom))
-                  W.LoopB.push_back({Ax.Atom, AtomsB[Ax.Atom]});
-              }
-              return true;
+            W.ThreadA = Other;
+            W.ThreadB = T;
+            W.Byte = Byte;
+            W.LoopA.clear();
+            W.LoopB.clear();
+            for (const Axis &Ax : Loops) {
+              if (llvm::is_contained(AtomsOfA, Ax.Atom))
+                W.LoopA.push_back({Ax.Atom, AtomsA[Ax.Atom]});
+              if (llvm::is_contained(AtomsOfB, Ax.Atom))
+                W.LoopB.push_back({Ax.Atom, AtomsB[Ax.Atom]});
             }
+            return true;
           }
         }
         return false;
@@ -2162,30 +2185,17 @@ bool KernelRaceFinder::offsetsApart(
         return true;
     }
   };
-  // Up to two threads per byte of A, the second from another warp than the
-  // first when possible (as decide's Touch): enough to find, for any
-  // thread of B, another thread of A on the byte when there is one.
-  llvm::DenseMap<std::int64_t, std::pair<std::int64_t, std::int64_t>> Touch;
+  ByteTouchers Touch(S.DifferentWarpsOnly);
   if (!ForEach(SideA, [&](std::int64_t T, std::int64_t Offset) {
-        for (std::int64_t Byte = Offset; Byte < Offset + A.Width; ++Byte) {
-          auto &Slot = Touch.try_emplace(Byte, T, -1).first->second;
-          if (Slot.first != T && Slot.second < 0 &&
-              (Slot.first / 32 != T / 32 || !S.DifferentWarpsOnly))
-            Slot.second = T;
-        }
+        for (std::int64_t Byte = Offset; Byte < Offset + A.Width; ++Byte)
+          Touch.add(Byte, T);
         return true;
       }))
     return false;
   return ForEach(SideB, [&](std::int64_t T, std::int64_t Offset) {
-    for (std::int64_t Byte = Offset; Byte < Offset + B.Width; ++Byte) {
-      auto It = Touch.find(Byte);
-      if (It == Touch.end())
-        continue;
-      for (std::int64_t Other : {It->second.first, It->second.second})
-        if (Other >= 0 && Other != T &&
-            (!S.DifferentWarpsOnly || Other / 32 != T / 32))
-          return false; // They may meet: a question for the solver.
-    }
+    for (std::int64_t Byte = Offset; Byte < Offset + B.Width; ++Byte)
+      if (Touch.other(Byte, T) >= 0)
+        return false; // They may meet: a question for the solver.
     return true;
   });
 }
@@ -2349,7 +2359,7 @@ KernelRaceFinder::Verdict KernelRaceFinder::decideDataIndexed(
       Values[Atom] = Sample;
     // Up to two threads (of two warps when that is required) per byte the
     // plain access touches, and the threads that run the atomic.
-    llvm::DenseMap<std::int64_t, std::pair<std::int64_t, std::int64_t>> Touch;
+    ByteTouchers Touch(DifferentWarpsOnly);
     llvm::BitVector Runs(Threads);
     bool Undecided = false, LeavesVariable = false;
     auto Executes = [&](const SharedAccess &X, const SymEnv &Env) {
@@ -2397,12 +2407,8 @@ KernelRaceFinder::Verdict KernelRaceFinder::decideDataIndexed(
             LeavesVariable = true;
             return;
           }
-          for (std::int64_t Byte = *Addr; Byte < *Addr + Plain.Width; ++Byte) {
-            auto &Slot = Touch.try_emplace(Byte, T, -1).first->second;
-            if (Slot.first != T && Slot.second < 0 &&
-                (Slot.first / 32 != T / 32 || !DifferentWarpsOnly))
-              Slot.second = T;
-          }
+          for (std::int64_t Byte = *Addr; Byte < *Addr + Plain.Width; ++Byte)
+            Touch.add(Byte, T);
         });
     // Under an assumed shape, an access that leaves its variable says the
     // shape is not the one the kernel is written for.
@@ -2417,15 +2423,9 @@ KernelRaceFinder::Verdict KernelRaceFinder::decideDataIndexed(
     auto OtherToucher = [&](std::int64_t B,
                             std::int64_t V) -> std::optional<std::int64_t> {
       for (std::int64_t Byte = V * Index.ElementBytes;
-           Byte < V * Index.ElementBytes + Atomic.Width; ++Byte) {
-        auto It = Touch.find(Byte);
-        if (It == Touch.end())
-          continue;
-        for (std::int64_t Other : {It->second.first, It->second.second})
-          if (Other >= 0 && Other != B &&
-              (!DifferentWarpsOnly || Other / 32 != B / 32))
-            return Other;
-      }
+           Byte < V * Index.ElementBytes + Atomic.Width; ++Byte)
+        if (std::int64_t Other = Touch.other(Byte, B); Other >= 0)
+          return Other;
       return std::nullopt;
     };
     // The witness: the first collision found, replaced by the first thread
