@@ -33,11 +33,9 @@ public:
   /// Adds the launches of this unit's kernels in other files whose shape
   /// and byte count the index knows.
   void addLaunchesElsewhere(const ProgramLaunches &Index) {
-    const SourceManager &SM = Context.getSourceManager();
-    OptionalFileEntryRef Main = SM.getFileEntryRefForID(SM.getMainFileID());
-    if (!Main)
+    llvm::StringRef MainFile = mainFileName(Context.getSourceManager());
+    if (MainFile.empty())
       return;
-    llvm::StringRef MainFile = SM.getFileManager().getCanonicalName(*Main);
     for (const FunctionDecl *Kernel : Kernels)
       for (const IndexedLaunch *L :
            Index.launchesOf(kernelKey(Kernel), MainFile)) {

@@ -283,6 +283,9 @@ void KernelLaunches::addRelations(const FunctionDecl *Kernel,
     R.Constant = Form->Constant;
     R.Dim = Form->Dim;
     bool Expressed = true;
+    // The form's variables are distinct with non-zero coefficients
+    // (addScaled), and distinct variables have distinct carriers (a
+    // parameter's argument passes one variable): each is one term.
     for (const auto &[V, C] : Form->Vars) {
       // A variable no other parameter carries is no fact about the kernel;
       // P carrying it itself is no relation (and would make one circular).
@@ -291,14 +294,8 @@ void KernelLaunches::addRelations(const FunctionDecl *Kernel,
         Expressed = false;
         break;
       }
-      auto *Same = llvm::find_if(
-          R.Terms, [&](const auto &Term) { return Term.first == Q; });
-      if (Same == R.Terms.end())
-        R.Terms.push_back({Q, C});
-      else
-        Same->second = wrap32(std::uint64_t(Same->second) + std::uint64_t(C));
+      R.Terms.push_back({Q, C});
     }
-    llvm::erase_if(R.Terms, [](const auto &Term) { return Term.second == 0; });
     // A constant alone is BlockShape::Arguments' business.
     if (!Expressed ||
         (R.Terms.empty() && R.Dim == std::array<std::int64_t, 3>{0, 0, 0}))
@@ -537,10 +534,8 @@ llvm::SmallVector<BlockShape, 2> KernelLaunches::shapesFor(
   if (auto It = Shapes.find(Kernel); It != Shapes.end())
     Launched.append(It->second.begin(), It->second.end());
   if (Index) {
-    const SourceManager &SM = Dependence.getContext().getSourceManager();
-    OptionalFileEntryRef Main = SM.getFileEntryRefForID(SM.getMainFileID());
     llvm::StringRef MainFile =
-        Main ? SM.getFileManager().getCanonicalName(*Main) : "";
+        mainFileName(Dependence.getContext().getSourceManager());
     for (const IndexedLaunch *L :
          Index->launchesOf(kernelKey(Kernel), MainFile)) {
       if (!L->Block) {
@@ -580,25 +575,20 @@ KernelLaunches::relationsOf(const FunctionDecl *Kernel, ASTContext &Context,
   if (It == Relations.end() || !It->second.Known || !It->second.Launched)
     return {};
   // The index holds no arguments: another file's launch may pass anything.
-  if (Index) {
-    const SourceManager &SM = Context.getSourceManager();
-    OptionalFileEntryRef Main = SM.getFileEntryRefForID(SM.getMainFileID());
-    llvm::StringRef MainFile =
-        Main ? SM.getFileManager().getCanonicalName(*Main) : "";
-    if (!Index->launchesOf(kernelKey(Kernel), MainFile).empty())
-      return {};
-  }
+  if (Index &&
+      !Index->launchesOf(kernelKey(Kernel),
+                         mainFileName(Context.getSourceManager()))
+           .empty())
+    return {};
   return It->second.List;
 }
 
 bool KernelLaunches::writeIndex(llvm::StringRef Dir,
                                 ASTContext &Context) const {
-  const SourceManager &SM = Context.getSourceManager();
-  OptionalFileEntryRef Main = SM.getFileEntryRefForID(SM.getMainFileID());
-  if (!Main)
+  llvm::StringRef MainFile = mainFileName(Context.getSourceManager());
+  if (MainFile.empty())
     return false;
-  return ProgramLaunches::write(
-      Dir, SM.getFileManager().getCanonicalName(*Main), Seen);
+  return ProgramLaunches::write(Dir, MainFile, Seen);
 }
 
 std::string describeShapeOrigin(const BlockShape &Shape) {

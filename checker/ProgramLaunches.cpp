@@ -19,6 +19,11 @@ std::string IndexedLaunch::where() const {
   return (llvm::sys::path::filename(File) + ":" + llvm::Twine(Line)).str();
 }
 
+llvm::StringRef mainFileName(const SourceManager &SM) {
+  OptionalFileEntryRef Main = SM.getFileEntryRefForID(SM.getMainFileID());
+  return Main ? SM.getFileManager().getCanonicalName(*Main) : "";
+}
+
 std::string kernelKey(const FunctionDecl *Kernel) {
   llvm::SmallString<128> USR;
   if (index::generateUSRForDecl(Kernel, USR))

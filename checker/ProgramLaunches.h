@@ -53,6 +53,10 @@ struct IndexedLaunch {
 /// The USR that identifies \p Kernel in the index.
 std::string kernelKey(const FunctionDecl *Kernel);
 
+/// The canonical path of \p SM's main file, as the index names files
+/// (IndexedLaunch::File); empty when the main file has no entry.
+llvm::StringRef mainFileName(const SourceManager &SM);
+
 class ProgramLaunches {
 public:
   /// The index in directory \p Dir, read once per process; null when there
