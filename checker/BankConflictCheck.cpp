@@ -1,9 +1,9 @@
 //===--- BankConflictCheck.cpp - cuda-tidy --------------------------------===//
 
 #include "BankConflictCheck.h"
-#include "KernelLaunches.h"
-#include "SizeLimit.h"
-#include "Timing.h"
+#include "model/KernelLaunches.h"
+#include "support/SizeLimit.h"
+#include "support/Timing.h"
 #include "analysis/BankConflict.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"

@@ -1,9 +1,9 @@
 //===--- DivergentBarrierCheck.cpp - cuda-tidy ----------------------------===//
 
 #include "DivergentBarrierCheck.h"
-#include "KernelLaunches.h"
-#include "SizeLimit.h"
-#include "Timing.h"
+#include "model/KernelLaunches.h"
+#include "support/SizeLimit.h"
+#include "support/Timing.h"
 #include "analysis/BarrierDivergence.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"

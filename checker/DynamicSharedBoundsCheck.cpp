@@ -1,9 +1,9 @@
 //===--- DynamicSharedBoundsCheck.cpp - cuda-tidy -------------------------===//
 
 #include "DynamicSharedBoundsCheck.h"
-#include "KernelLaunches.h"
-#include "SizeLimit.h"
-#include "Timing.h"
+#include "model/KernelLaunches.h"
+#include "support/SizeLimit.h"
+#include "support/Timing.h"
 #include "llvm/ADT/MapVector.h"
 #include "analysis/DynamicSharedBounds.h"
 #include "clang/AST/ASTContext.h"

@@ -1,10 +1,10 @@
 //===--- SharedMemoryRaceCheck.cpp - cuda-tidy ----------------------------===//
 
 #include "SharedMemoryRaceCheck.h"
-#include "KernelLaunches.h"
-#include "SizeLimit.h"
-#include "Timing.h"
-#include "analysis/SharedMemoryRace.h"
+#include "model/KernelLaunches.h"
+#include "support/SizeLimit.h"
+#include "support/Timing.h"
+#include "analysis/race/SharedMemoryRace.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"

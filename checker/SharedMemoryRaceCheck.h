@@ -3,7 +3,7 @@
 #ifndef CUDA_TIDY_SHAREDMEMORYRACECHECK_H
 #define CUDA_TIDY_SHAREDMEMORYRACECHECK_H
 
-#include "KernelLaunches.h"
+#include "model/KernelLaunches.h"
 #include <clang-tidy/ClangTidyCheck.h>
 #include <memory>
 #include <string>

@@ -22,6 +22,7 @@ Substitutions (see docs/testing.md):
   %nvcc               nvcc
   %python             the Python that runs lit
   %cuda_tidy_unittests the gtest unit tests (build/bin/)
+  %cuda_tidy_analysis_unittests the analyses' gtest unit tests (build/bin/)
   %cuda_tidy_obj_root the build folder
   %pre_commit         pre-commit (feature pre-commit)
   %test_path          the PATH tests run with
@@ -137,10 +138,13 @@ def configure(config, lit_config):
     # lit substitutes in order: a name that is a prefix of another comes last.
     unittests = os.path.join(config.cuda_tidy_obj_root, "bin",
                              "cuda-tidy-unittests")
+    analysis_unittests = os.path.join(config.cuda_tidy_obj_root, "bin",
+                                      "cuda-tidy-analysis-unittests")
     cuda_clangd = os.path.join(config.cuda_tidy_obj_root, "bin", "cuda-clangd")
     lsp_client = "%s %s" % (python, quote(os.path.join(TEST_DIR, "clangd",
                                                        "lsp_client.py")))
     config.substitutions.extend([
+        ("%cuda_tidy_analysis_unittests", quote(analysis_unittests)),
         ("%cuda_tidy_unittests", quote(unittests)),
         ("%cuda_tidy_obj_root", quote(config.cuda_tidy_obj_root)),
         ("%cuda_clangd", quote(cuda_clangd)),

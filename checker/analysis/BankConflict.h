@@ -58,7 +58,7 @@
 #define CUDA_TIDY_ANALYSIS_BANKCONFLICT_H
 
 #include "analysis/SharedAccesses.h"
-#include "analysis/ThreadDependence.h"
+#include "analysis/dependence/ThreadDependence.h"
 
 namespace clang::cuda_tidy {
 

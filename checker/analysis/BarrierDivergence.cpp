@@ -1,7 +1,7 @@
 //===--- BarrierDivergence.cpp - Barriers under divergent control ---------===//
 
 #include "analysis/BarrierDivergence.h"
-#include "analysis/CudaModel.h"
+#include "model/CudaModel.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
 

@@ -15,7 +15,7 @@
 #ifndef CUDA_TIDY_ANALYSIS_BARRIERDIVERGENCE_H
 #define CUDA_TIDY_ANALYSIS_BARRIERDIVERGENCE_H
 
-#include "analysis/ThreadDependence.h"
+#include "analysis/dependence/ThreadDependence.h"
 #include "llvm/ADT/DenseMap.h"
 #include <cstdint>
 #include <optional>

@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "analysis/BlockShapeInference.h"
-#include "analysis/CudaModel.h"
+#include "model/CudaModel.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"

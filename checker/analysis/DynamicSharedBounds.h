@@ -42,9 +42,9 @@
 #ifndef CUDA_TIDY_ANALYSIS_DYNAMICSHAREDBOUNDS_H
 #define CUDA_TIDY_ANALYSIS_DYNAMICSHAREDBOUNDS_H
 
-#include "analysis/HostValues.h"
+#include "model/HostValues.h"
 #include "analysis/SharedAccesses.h"
-#include "analysis/ThreadDependence.h"
+#include "analysis/dependence/ThreadDependence.h"
 #include "llvm/ADT/DenseMap.h"
 #include <memory>
 

@@ -1,7 +1,7 @@
 //===--- SharedAccesses.cpp - The shared-memory accesses of a kernel -----===//
 
 #include "analysis/SharedAccesses.h"
-#include "analysis/CudaModel.h"
+#include "model/CudaModel.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"

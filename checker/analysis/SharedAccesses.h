@@ -19,7 +19,7 @@
 #define CUDA_TIDY_ANALYSIS_SHAREDACCESSES_H
 
 #include "analysis/SymbolicIndex.h"
-#include "analysis/ThreadDependence.h"
+#include "analysis/dependence/ThreadDependence.h"
 #include "clang/AST/ParentMap.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"

@@ -1,7 +1,7 @@
 //===--- SymbolicIndex.cpp - Index expressions as small programs ----------===//
 
 #include "analysis/SymbolicIndex.h"
-#include "analysis/CudaModel.h"
+#include "model/CudaModel.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 

@@ -23,7 +23,7 @@
 #ifndef CUDA_TIDY_ANALYSIS_SYMBOLICINDEX_H
 #define CUDA_TIDY_ANALYSIS_SYMBOLICINDEX_H
 
-#include "analysis/ThreadDependence.h"
+#include "analysis/dependence/ThreadDependence.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Stmt.h"
 #include "llvm/ADT/DenseMap.h"

@@ -4,9 +4,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "analysis/ThreadDependence.h"
-#include "analysis/CudaModel.h"
-#include "analysis/SharedMemoryRace.h"
+#include "analysis/dependence/ThreadDependence.h"
+#include "model/CudaModel.h"
+#include "analysis/race/SharedMemoryRace.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"

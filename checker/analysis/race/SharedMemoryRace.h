@@ -59,11 +59,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef CUDA_TIDY_ANALYSIS_SHAREDMEMORYRACE_H
-#define CUDA_TIDY_ANALYSIS_SHAREDMEMORYRACE_H
+#ifndef CUDA_TIDY_ANALYSIS_RACE_SHAREDMEMORYRACE_H
+#define CUDA_TIDY_ANALYSIS_RACE_SHAREDMEMORYRACE_H
 
 #include "analysis/SharedAccesses.h"
-#include "analysis/ThreadDependence.h"
+#include "analysis/dependence/ThreadDependence.h"
 #include "clang/AST/Decl.h"
 #include "llvm/ADT/ArrayRef.h"
 #include <array>
@@ -185,4 +185,4 @@ private:
 
 } // namespace clang::cuda_tidy
 
-#endif // CUDA_TIDY_ANALYSIS_SHAREDMEMORYRACE_H
+#endif // CUDA_TIDY_ANALYSIS_RACE_SHAREDMEMORYRACE_H

@@ -136,10 +136,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef CUDA_TIDY_ANALYSIS_THREADDEPENDENCE_H
-#define CUDA_TIDY_ANALYSIS_THREADDEPENDENCE_H
+#ifndef CUDA_TIDY_ANALYSIS_DEPENDENCE_THREADDEPENDENCE_H
+#define CUDA_TIDY_ANALYSIS_DEPENDENCE_THREADDEPENDENCE_H
 
-#include "analysis/CudaModel.h"
+#include "model/CudaModel.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
 #include "clang/Analysis/AnalysisDeclContext.h"
@@ -473,4 +473,4 @@ private:
 
 } // namespace clang::cuda_tidy
 
-#endif // CUDA_TIDY_ANALYSIS_THREADDEPENDENCE_H
+#endif // CUDA_TIDY_ANALYSIS_DEPENDENCE_THREADDEPENDENCE_H

@@ -8,8 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef CUDA_TIDY_TIMING_H
-#define CUDA_TIDY_TIMING_H
+#ifndef CUDA_TIDY_SUPPORT_TIMING_H
+#define CUDA_TIDY_SUPPORT_TIMING_H
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Format.h"
@@ -73,4 +73,4 @@ private:
 
 } // namespace clang::tidy::cuda_tidy
 
-#endif // CUDA_TIDY_TIMING_H
+#endif // CUDA_TIDY_SUPPORT_TIMING_H

@@ -7,10 +7,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef CUDA_TIDY_SIZELIMIT_H
-#define CUDA_TIDY_SIZELIMIT_H
+#ifndef CUDA_TIDY_SUPPORT_SIZELIMIT_H
+#define CUDA_TIDY_SUPPORT_SIZELIMIT_H
 
-#include "analysis/ThreadDependence.h"
+#include "analysis/dependence/ThreadDependence.h"
 #include "clang-tidy/ClangTidyCheck.h"
 #include "clang/AST/Attr.h"
 
@@ -45,4 +45,4 @@ inline void reportOversizedBodies(
 
 } // namespace clang::tidy::cuda_tidy
 
-#endif // CUDA_TIDY_SIZELIMIT_H
+#endif // CUDA_TIDY_SUPPORT_SIZELIMIT_H

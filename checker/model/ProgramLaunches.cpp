@@ -1,6 +1,6 @@
 //===--- ProgramLaunches.cpp - Launches seen across a program -------------===//
 
-#include "ProgramLaunches.h"
+#include "model/ProgramLaunches.h"
 #include "clang/Index/USRGeneration.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"

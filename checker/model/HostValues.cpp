@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "analysis/HostValues.h"
+#include "model/HostValues.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMap.h"
 #include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"

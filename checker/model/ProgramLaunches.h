@@ -24,8 +24,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef CUDA_TIDY_PROGRAMLAUNCHES_H
-#define CUDA_TIDY_PROGRAMLAUNCHES_H
+#ifndef CUDA_TIDY_MODEL_PROGRAMLAUNCHES_H
+#define CUDA_TIDY_MODEL_PROGRAMLAUNCHES_H
 
 #include "analysis/SharedAccesses.h"
 #include "llvm/ADT/StringMap.h"
@@ -93,4 +93,4 @@ private:
 
 } // namespace clang::tidy::cuda_tidy
 
-#endif // CUDA_TIDY_PROGRAMLAUNCHES_H
+#endif // CUDA_TIDY_MODEL_PROGRAMLAUNCHES_H

@@ -1,6 +1,6 @@
 //===--- KernelLaunches.cpp - Kernels and their launch shapes -------------===//
 
-#include "KernelLaunches.h"
+#include "model/KernelLaunches.h"
 #include "analysis/BlockShapeInference.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"

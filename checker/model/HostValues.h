@@ -29,8 +29,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef CUDA_TIDY_ANALYSIS_HOSTVALUES_H
-#define CUDA_TIDY_ANALYSIS_HOSTVALUES_H
+#ifndef CUDA_TIDY_MODEL_HOSTVALUES_H
+#define CUDA_TIDY_MODEL_HOSTVALUES_H
 
 #include "analysis/SharedAccesses.h"
 #include "clang/AST/ASTContext.h"
@@ -84,4 +84,4 @@ private:
 
 } // namespace clang::cuda_tidy
 
-#endif // CUDA_TIDY_ANALYSIS_HOSTVALUES_H
+#endif // CUDA_TIDY_MODEL_HOSTVALUES_H

@@ -1,6 +1,6 @@
 //===--- CudaModel.cpp - What the CUDA built-ins mean ---------------------===//
 
-#include "analysis/CudaModel.h"
+#include "model/CudaModel.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "llvm/ADT/STLExtras.h"

@@ -8,11 +8,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef CUDA_TIDY_KERNELLAUNCHES_H
-#define CUDA_TIDY_KERNELLAUNCHES_H
+#ifndef CUDA_TIDY_MODEL_KERNELLAUNCHES_H
+#define CUDA_TIDY_MODEL_KERNELLAUNCHES_H
 
-#include "ProgramLaunches.h"
-#include "analysis/HostValues.h"
+#include "model/ProgramLaunches.h"
+#include "model/HostValues.h"
 #include "analysis/SharedAccesses.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -205,4 +205,4 @@ private:
 
 } // namespace clang::tidy::cuda_tidy
 
-#endif // CUDA_TIDY_KERNELLAUNCHES_H
+#endif // CUDA_TIDY_MODEL_KERNELLAUNCHES_H

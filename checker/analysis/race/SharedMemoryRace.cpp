@@ -4,8 +4,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "analysis/SharedMemoryRace.h"
-#include "analysis/CudaModel.h"
+#include "analysis/race/SharedMemoryRace.h"
+#include "model/CudaModel.h"
 #include "analysis/ExactQuery.h"
 #include "analysis/SharedAccesses.h"
 #include "clang/AST/ASTContext.h"

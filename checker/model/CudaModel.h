@@ -10,8 +10,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef CUDA_TIDY_ANALYSIS_CUDAMODEL_H
-#define CUDA_TIDY_ANALYSIS_CUDAMODEL_H
+#ifndef CUDA_TIDY_MODEL_CUDAMODEL_H
+#define CUDA_TIDY_MODEL_CUDAMODEL_H
 
 #include "clang/AST/Decl.h"
 #include "clang/AST/DeclCXX.h"
@@ -103,4 +103,4 @@ bool asmReadsClusterRegister(llvm::StringRef AsmString);
 
 } // namespace clang::cuda_tidy
 
-#endif // CUDA_TIDY_ANALYSIS_CUDAMODEL_H
+#endif // CUDA_TIDY_MODEL_CUDAMODEL_H
