@@ -2,6 +2,7 @@
 
 #include "analysis/BarrierDivergence.h"
 #include "model/CudaModel.h"
+#include "model/SyncEvents.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
 
@@ -34,10 +35,10 @@ DepSet expressionDeps(const Expr *E, const FunctionDependence &Deps) {
     return VD && VD->hasLocalStorage() ? Deps.getVariableDeps(VD) : 0;
   }
   if (const auto *CE = dyn_cast<CallExpr>(E)) {
-    CallModel Model = classifyCall(CE);
-    if (Model.ThreadDependentResult)
+    SyncEvent Event = classifySync(CE);
+    if (Event.ThreadDependentResult)
       return dep::Thread;
-    if (!Model.Modelled && !Model.UniformResult)
+    if (!Event.Modelled && !Event.UniformResult)
       return dep::Thread; // Not followed here: assume it may differ.
   }
   DepSet Result = 0;
@@ -225,9 +226,9 @@ void BarrierDivergenceAnalysis::findUnwrittenReads(
   llvm::SmallVector<const Expr *, 8> StoresBefore, LoadsAfter, Unused;
   for (const CFGBlock *B : Deps.getCFG()) {
     bool SameBlock = B == Site.Block;
-    bool Before = SameBlock || (Deps.reaches(B, Site.Block) &&
-                                llvm::is_contained(Deps.getControlClosure(B),
-                                                   Exiting));
+    bool Before =
+        SameBlock || (Deps.reaches(B, Site.Block) &&
+                      llvm::is_contained(Deps.getControlClosure(B), Exiting));
     bool After = SameBlock || Deps.reaches(Site.Block, B);
     bool PastBarrier = false;
     for (const CFGElement &E : *B) {
@@ -341,8 +342,7 @@ BarrierDivergenceAnalysis::summarize(const FunctionDecl *FD) {
         Report.Reason = Deps->getConditionWitness(C).render();
         Report.AcrossBlocks = Deps->getConditionWitness(C).AcrossBlocks;
         Report.MatchedOnOtherArm = Site.Scope == BarrierScope::Block &&
-                                   !Site.Callee &&
-                                   matchedBarrierArms(C, *Deps);
+                                   !Site.Callee && matchedBarrierArms(C, *Deps);
         // A grid barrier waits for exited threads too, and so does every
         // barrier under ExitedThreadsHoldBarriers (before sm_70): leaving
         // the kernel after the early return excuses nothing there.
@@ -403,9 +403,10 @@ BarrierDivergenceAnalysis::summarize(const FunctionDecl *FD) {
           if (Bit >= dep::FirstMemberBit && CalleeSummary &&
               Slot < CalleeSummary->ObjectMembers.size() &&
               !CalleeSummary->ObjectMembers[Slot]->getName().empty())
-            Report.Reason = "member '" +
-                            CalleeSummary->ObjectMembers[Slot]->getNameAsString() +
-                            "' of " + Report.Reason;
+            Report.Reason =
+                "member '" +
+                CalleeSummary->ObjectMembers[Slot]->getNameAsString() +
+                "' of " + Report.Reason;
         }
         Handler.handleDivergentBarrier(Report);
         Reported = true;

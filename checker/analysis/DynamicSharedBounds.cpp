@@ -622,9 +622,7 @@ void DynamicSharedBoundsAnalysis::analyzeLaunch(
           }
           LoopCombos *= Values.size();
           Loops.push_back({Atom, std::move(Values)});
-        } else if (!KernelAtoms[Atom].Var &&
-                   llvm::StringRef(KernelAtoms[Atom].Name)
-                       .starts_with("blockIdx")) {
+        } else if (KernelAtoms[Atom].isBlockIndex()) {
           // Block 0 is in every launch: what it reaches, the launch
           // reaches, so an overflow it shows is real (an early `if (i >= n)
           // return;` with `i = blockIdx.x * blockDim.x + t`).

@@ -1,7 +1,7 @@
 //===--- SharedAccesses.cpp - The shared-memory accesses of a kernel -----===//
 
 #include "analysis/SharedAccesses.h"
-#include "model/CudaModel.h"
+#include "model/SyncEvents.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -87,10 +87,10 @@ bool syncsWarp(const Stmt *S, unsigned Depth) {
   if (!S || isa<IfStmt, SwitchStmt, ConditionalOperator>(S))
     return false;
   if (const auto *CE = dyn_cast<CallExpr>(S)) {
-    CallModel Model = classifyCall(CE);
-    if (Model.IsWarpSync)
+    SyncEvent Event = classifySync(CE);
+    if (Event.ordersWarp())
       return true;
-    if (!Model.Modelled && Depth < 3)
+    if (!Event.Modelled && Depth < 3)
       if (const FunctionDecl *Callee = CE->getDirectCallee()) {
         const FunctionDecl *Definition = nullptr;
         if (Callee->hasBody(Definition) && Definition &&
@@ -165,8 +165,7 @@ std::int64_t knownAlignment(const SymbolicTranslator &Sym, SymId Id,
 } // namespace
 
 void SharedAccessCollector::noteCast(Location &L, QualType To) {
-  if (!L.Var || To.isNull() || To->isIncompleteType() ||
-      To->isDependentType())
+  if (!L.Var || To.isNull() || To->isIncompleteType() || To->isDependentType())
     return;
   // A pointer to T formed from another type's (`reinterpret_cast<float4
   // *>(bytes + off)`) is only usable at a multiple of T's alignment: the
@@ -473,9 +472,9 @@ void SharedAccessCollector::collect() {
       const auto *CE = dyn_cast<CallExpr>(S);
       if (!CE)
         continue;
-      CallModel Model = classifyCall(CE);
-      if ((Model.IsWarpSync ||
-           (!Model.Modelled && helperSyncsWarp(CE->getDirectCallee()))) &&
+      SyncEvent Event = classifySync(CE);
+      if ((Event.ordersWarp() ||
+           (!Event.Modelled && helperSyncsWarp(CE->getDirectCallee()))) &&
           !SyncIndex.count(CE)) {
         SyncIndex[CE] = Syncs.size();
         Syncs.push_back({CE, false});
@@ -494,8 +493,8 @@ void SharedAccessCollector::collect() {
           if (OCE->getOperator() == OO_Equal && Method &&
               (Method->isCopyAssignmentOperator() ||
                Method->isMoveAssignmentOperator()) &&
-              Method->isTrivial() &&
-              !Accesses.empty() && Accesses.back().Anchor == S &&
+              Method->isTrivial() && !Accesses.empty() &&
+              Accesses.back().Anchor == S &&
               Accesses.back().Kind == AccessKind::Write)
             Accesses.back().Stored = OCE->getArg(1);
           // `x = s[i]` on a struct type reads through a reference.
@@ -505,12 +504,9 @@ void SharedAccessCollector::collect() {
         continue;
       }
       const FunctionDecl *Callee = CE->getDirectCallee();
-      if (Callee && Callee->getIdentifier() &&
-          (Callee->getName().starts_with("atomic") ||
-           Callee->getName().starts_with("__atomic")) &&
-          CE->getNumArgs() > 0 && CE->getArg(0)->getType()->isPointerType())
-        addAccess(CE->getArg(0), S, B, Index, AccessKind::Atomic, true);
-      else if (!Model.Modelled && Callee && Callee->hasBody())
+      if (Event.AtomicTarget)
+        addAccess(Event.AtomicTarget, S, B, Index, AccessKind::Atomic, true);
+      else if (!Event.Modelled && Callee && Callee->hasBody())
         inlineCall(CE, B, Index);
     }
   }
@@ -548,11 +544,9 @@ public:
     return true;
   }
   bool VisitCallExpr(CallExpr *CE) {
-    const FunctionDecl *Callee = CE->getDirectCallee();
-    if (Callee && Callee->getIdentifier() &&
-        Callee->getName().starts_with("atomic") && CE->getNumArgs() > 0 &&
-        CE->getArg(0)->getType()->isPointerType())
-      Accesses.push_back({CE->getArg(0), AccessKind::Atomic, true});
+    SyncEvent Event = classifySync(CE);
+    if (Event.AtomicTarget && Event.AtomicInHelpers)
+      Accesses.push_back({Event.AtomicTarget, AccessKind::Atomic, true});
     return true;
   }
 };
@@ -606,7 +600,7 @@ topLevelBarriers(const FunctionDecl *Callee) {
     if (!S)
       return;
     if (const auto *CE = dyn_cast<CallExpr>(S))
-      if (classifyCall(CE).IsBlockBarrier)
+      if (classifySync(CE).isBarrier())
         ++All;
     for (const Stmt *Child : S->children())
       Count(Child);
@@ -614,7 +608,7 @@ topLevelBarriers(const FunctionDecl *Callee) {
   Count(Body);
   for (const Stmt *S : Body->body())
     if (const auto *CE = dyn_cast<CallExpr>(S))
-      if (classifyCall(CE).IsBlockBarrier)
+      if (classifySync(CE).isBarrier())
         Top.push_back(S);
   if (Top.size() != All)
     return std::nullopt;

@@ -2,6 +2,7 @@
 
 #include "analysis/SymbolicIndex.h"
 #include "model/CudaModel.h"
+#include "model/SyncEvents.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 
@@ -337,8 +338,7 @@ SymId SymbolicTranslator::translateVar(const VarDecl *VD, const Expr *Use) {
     return Substituted->second;
   if (getBuiltinIndexKind(VD))
     return add(Unknown);
-  if (VD->getIdentifier() && VD->getName() == "warpSize" &&
-      !VD->hasLocalStorage())
+  if (isWarpSizeVariable(VD))
     return constant(32);
   if (ThreadCounters.count(VD))
     return add(Unknown);
@@ -472,23 +472,19 @@ SymId SymbolicTranslator::translate(const Expr *E) {
   if (const auto *ME = dyn_cast<MemberExpr>(E)) {
     // `block.thread_index().x`, `block.dim_threads().y`.
     const auto *Call = dyn_cast<CallExpr>(ME->getBase()->IgnoreParenImpCasts());
-    const auto *Method =
-        Call ? dyn_cast_or_null<CXXMethodDecl>(Call->getDirectCallee())
-             : nullptr;
-    if (Method && Method->getIdentifier() && isInCooperativeGroups(Method) &&
-        Method->getParent()->getName() == "thread_block" &&
+    SyncEvent Query = Call ? classifySync(Call) : SyncEvent();
+    if (Query.Scope == BarrierScope::Block &&
         ME->getMemberDecl()->getIdentifier()) {
       llvm::StringRef Member = ME->getMemberDecl()->getName();
-      llvm::StringRef Name = Method->getName();
       if (Member.size() == 1 && Member[0] >= 'x' && Member[0] <= 'z') {
         SymNode N;
         N.Value = Member[0] - 'x';
-        if (Name == "thread_index") {
+        if (Query.Query == GroupQuery::ThreadIndex) {
           N.K = SymNode::Thread;
           HighestDim = std::max(HighestDim, unsigned(N.Value));
           return add(N);
         }
-        if (Name == "dim_threads" || Name == "group_dim") {
+        if (Query.Query == GroupQuery::DimThreads) {
           N.K = SymNode::BlockDim;
           return add(N);
         }
@@ -497,46 +493,35 @@ SymId SymbolicTranslator::translate(const Expr *E) {
     return add(Unknown);
   }
   if (const auto *CE = dyn_cast<CallExpr>(E)) {
-    const FunctionDecl *Callee = CE->getDirectCallee();
-    if (Callee && Callee->getIdentifier()) {
-      llvm::StringRef Name = Callee->getName();
-      if ((Name == "min" || Name == "max" || Name == "umin" ||
-           Name == "umax") &&
-          CE->getNumArgs() == 2)
-        return binary(Name.ends_with("min") ? SymNode::Min : SymNode::Max,
-                      translate(CE->getArg(0)), translate(CE->getArg(1)));
-      if (SymId Rank = groupRank(Callee); Rank >= 0)
-        return Rank;
-    }
+    if (std::optional<MinMaxKind> Kind = getMinMaxCall(CE))
+      return binary(*Kind == MinMaxKind::Min ? SymNode::Min : SymNode::Max,
+                    translate(CE->getArg(0)), translate(CE->getArg(1)));
+    if (SymId Rank = groupRank(classifySync(CE)); Rank >= 0)
+      return Rank;
     return add(Unknown);
   }
   return add(Unknown);
 }
 
-SymId SymbolicTranslator::groupRank(const FunctionDecl *Callee) {
-  const auto *MD = dyn_cast<CXXMethodDecl>(Callee);
-  if (!MD || !MD->getIdentifier() || !isInCooperativeGroups(MD))
+SymId SymbolicTranslator::groupRank(const SyncEvent &Query) {
+  if (Query.Query != GroupQuery::ThreadRank &&
+      Query.Query != GroupQuery::MetaGroupRank)
     return -1;
-  llvm::StringRef Name = MD->getName();
-  if (Name != "thread_rank" && Name != "meta_group_rank")
-    return -1;
-  const CXXRecordDecl *Parent = MD->getParent();
-  if (Name == "thread_rank" && Parent->getName() == "thread_block")
+  if (Query.Query == GroupQuery::ThreadRank &&
+      Query.Scope == BarrierScope::Block)
     return linearThreadId();
   // Static tiles: the size is the first template argument of the class
   // that declares the method (thread_block_tile<N> or one of its bases).
-  const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(Parent);
-  if (!Spec || Spec->getTemplateArgs().size() == 0 ||
-      Spec->getTemplateArgs()[0].getKind() != TemplateArgument::Integral)
+  if (!Query.TileSize)
     return -1;
-  std::int64_t Size = Spec->getTemplateArgs()[0].getAsIntegral().getExtValue();
-  if (Size <= 0 || Size > 32 || (Size & (Size - 1)))
+  std::uint64_t Size = *Query.TileSize;
+  if (Size == 0 || Size > 32 || (Size & (Size - 1)))
     return -1;
   // A tile's rank is the thread's place in it, whatever its parent (tiles
   // split their parent in order). Its group rank is the linear id over the
   // size only when the parent is the block: certain for a tile of 32,
   // whose parent can only be the block or a tile of 32.
-  if (Name == "thread_rank")
+  if (Query.Query == GroupQuery::ThreadRank)
     return binary(SymNode::Rem, linearThreadId(), constant(Size));
   if (Size == 32)
     return binary(SymNode::Div, linearThreadId(), constant(Size));

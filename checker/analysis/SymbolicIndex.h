@@ -36,6 +36,8 @@
 
 namespace clang::cuda_tidy {
 
+struct SyncEvent;
+
 using SymId = int;
 
 struct SymNode {
@@ -172,10 +174,10 @@ private:
   SymId add(SymNode N);
   SymId translateVar(const VarDecl *VD, const Expr *Use);
   SymId atomFor(const VarDecl *VD, std::string Name);
-  /// The rank a cooperative-groups method returns, in threads' terms:
-  /// `block.thread_rank()`, a static tile's `thread_rank()` and, for tiles
-  /// of 32, `meta_group_rank()`; -1 for anything else.
-  SymId groupRank(const FunctionDecl *Callee);
+  /// The rank a cooperative group's member query returns, in threads'
+  /// terms: `block.thread_rank()`, a static tile's `thread_rank()` and, for
+  /// tiles of 32, `meta_group_rank()`; -1 for any other event.
+  SymId groupRank(const SyncEvent &Query);
   void findLoopCounters(const Stmt *S);
   std::vector<std::int64_t> listValues(const SymAtom &Atom,
                                        const SymEnv &Plain) const;

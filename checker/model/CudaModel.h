@@ -1,8 +1,12 @@
 //===--- CudaModel.h - What the CUDA built-ins mean -------------*- C++ -*-===//
 //
 // Recognises the CUDA built-in variables and functions the analyses care
-// about: thread and block indices, block-wide barriers, and calls whose
-// results differ from thread to thread (shuffles, votes, atomics, clocks).
+// about: thread and block indices, the cooperative groups whose sync() is a
+// barrier, the special registers inline asm reads, and the built-in
+// functions that compute values (min, max). What each call means for
+// ordering (barriers, warp syncs, shuffles, atomics, ...) is the event
+// vocabulary of SyncEvents.h; CallModel below is its compatibility view for
+// the analyses that still read a call's facts as booleans.
 //
 // Everything is matched by name and by the type of the object, never by
 // builtin ID: the IDs differ between the host and the device pass, and most
@@ -40,7 +44,9 @@ std::optional<BuiltinIndexKind> getBuiltinIndexRef(const Expr *E,
 /// of each block.
 enum class BarrierScope { Block, Cluster, Grid };
 
-/// What a call means to the analyses.
+/// What a call means to the analyses, as booleans: the view of
+/// classifySync (SyncEvents.h) that the race and dependence analyses read
+/// until they read events.
 struct CallModel {
   /// A barrier that every thread of the block must reach (and, for a wider
   /// Scope, every thread of the cluster or grid).
@@ -67,19 +73,15 @@ struct CallModel {
   std::string Name;
 };
 
-/// Classifies \p CE. Calls to user functions come back unmodelled.
+/// Classifies \p CE: classifySync's event, read as booleans (defined in
+/// SyncEvents.cpp). Calls to user functions come back unmodelled.
 CallModel classifyCall(const CallExpr *CE);
-
-/// True if \p T names `cooperative_groups::thread_block` or
-/// `cooperative_groups::grid_group` (through references and qualifiers):
-/// groups whose sync() is a barrier for the whole block.
-bool isBlockWideGroupType(QualType T);
-bool isBlockWideGroup(const CXXRecordDecl *RD);
 
 /// The scope of the barrier of a group type's sync(): Block for a
 /// `thread_block`, Cluster for a `cluster_group`, Grid for a `grid_group`;
 /// none for tiles and other groups.
 std::optional<BarrierScope> getGroupBarrierScope(QualType T);
+std::optional<BarrierScope> getGroupBarrierScope(const CXXRecordDecl *RD);
 
 /// How a diagnostic names the threads a barrier of \p Scope waits for
 /// ("block", "cluster", "grid").
@@ -87,6 +89,14 @@ llvm::StringRef scopeName(BarrierScope Scope);
 
 /// True if \p D is declared inside namespace cooperative_groups.
 bool isInCooperativeGroups(const Decl *D);
+
+/// True if \p VD is the built-in `warpSize`.
+bool isWarpSizeVariable(const VarDecl *VD);
+
+/// Which of the two the built-in `min`/`umin` or `max`/`umax` of two
+/// arguments computes.
+enum class MinMaxKind { Min, Max };
+std::optional<MinMaxKind> getMinMaxCall(const CallExpr *CE);
 
 /// True if an inline asm string reads a per-thread special register
 /// (%laneid, %tid, %clock, ...). `%smid` is not one: a block runs on one SM.

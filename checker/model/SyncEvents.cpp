@@ -1,0 +1,645 @@
+//===--- SyncEvents.cpp - What each CUDA call means for ordering ----------===//
+
+#include "model/SyncEvents.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/DeclTemplate.h"
+#include "clang/AST/ExprCXX.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringSwitch.h"
+
+namespace clang::cuda_tidy {
+
+std::optional<std::uint64_t>
+SyncOperand::value(const ASTContext &Context) const {
+  if (Constant)
+    return Constant;
+  Expr::EvalResult Result;
+  if (!E || E->isValueDependent() || !E->EvaluateAsInt(Result, Context))
+    return std::nullopt;
+  return Result.Val.getInt().tryZExtValue();
+}
+
+bool SyncEvent::isBarrier() const {
+  // Only modelled events take effect: the libcu++, pipeline and CUB ones
+  // (and the named barriers with a thread count) are, for now, the calls
+  // they were. A wait on a split barrier without an object of its own (the
+  // cluster's, a group's) is read as the whole barrier.
+  return Modelled && Scope &&
+         (Kind == SyncKind::Barrier || Kind == SyncKind::BarrierWait);
+}
+
+bool SyncEvent::ordersWarp() const {
+  if (!Modelled)
+    return false;
+  switch (Kind) {
+  case SyncKind::WarpSync:
+  case SyncKind::TileSync:
+  case SyncKind::Collective:
+  case SyncKind::Shuffle:
+  case SyncKind::Vote:
+  case SyncKind::Match:
+  case SyncKind::WarpReduce:
+    return true;
+  default:
+    return false;
+  }
+}
+
+namespace {
+
+bool isOneOf(llvm::StringRef Name,
+             std::initializer_list<llvm::StringRef> Candidates) {
+  return llvm::is_contained(Candidates, Name);
+}
+
+bool hasPrefixThenUpper(llvm::StringRef Name, llvm::StringRef Prefix) {
+  return Name.size() > Prefix.size() && Name.starts_with(Prefix) &&
+         (isUppercase(Name[Prefix.size()]) || Name[Prefix.size()] == '_');
+}
+
+bool isAtomicFunction(llvm::StringRef Name) {
+  return Name.starts_with("__atomic") || Name.starts_with("__nvvm_atom") ||
+         Name.starts_with("__nv_atomic") || hasPrefixThenUpper(Name, "atomic");
+}
+
+/// Free functions whose result differs between threads of one block.
+bool isThreadDependentFunction(llvm::StringRef Name) {
+  for (llvm::StringRef Prefix : {"__shfl",
+                                 "__ballot",
+                                 "__any",
+                                 "__all",
+                                 "__uni",
+                                 "__match",
+                                 "__reduce_",
+                                 "__activemask",
+                                 "__lanemask",
+                                 "__clock",
+                                 "__globaltimer",
+                                 "__nvvm_read_ptx_sreg_tid",
+                                 "__nvvm_read_ptx_sreg_laneid",
+                                 "__nvvm_read_ptx_sreg_warpid",
+                                 "__nvvm_read_ptx_sreg_clock",
+                                 "__nvvm_read_ptx_sreg_globaltimer",
+                                 "__nvvm_read_ptx_sreg_smid",
+                                 "__nvvm_read_ptx_sreg_lanemask",
+                                 "__nvvm_shfl",
+                                 "__nvvm_vote",
+                                 "__nvvm_match",
+                                 "__nvvm_redux"})
+    if (Name.starts_with(Prefix))
+      return true;
+  return Name == "clock" || Name == "clock64" || isAtomicFunction(Name);
+}
+
+const Expr *argument(const CallExpr *CE, unsigned I) {
+  return I < CE->getNumArgs() ? CE->getArg(I) : nullptr;
+}
+
+/// The object a member call is made on, static members called through one
+/// (`block.sync()`) included.
+const Expr *objectOf(const CallExpr *CE) {
+  if (const auto *Member = dyn_cast<CXXMemberCallExpr>(CE))
+    return Member->getImplicitObjectArgument();
+  if (const auto *ME =
+          dyn_cast<MemberExpr>(CE->getCallee()->IgnoreParenImpCasts()))
+    return ME->getBase();
+  return nullptr;
+}
+
+/// The first template argument of \p Args, when it is an integer.
+std::optional<std::uint64_t>
+firstIntegerArgument(const TemplateArgumentList *Args) {
+  if (!Args || Args->size() == 0 ||
+      Args->get(0).getKind() != TemplateArgument::Integral)
+    return std::nullopt;
+  return Args->get(0).getAsIntegral().tryZExtValue();
+}
+
+/// A static tile's size: the first template argument of the group's class
+/// (`thread_block_tile<32>`, the bases that declare its members).
+std::optional<std::uint64_t> tileSizeOf(const CXXRecordDecl *RD) {
+  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(RD);
+  return Spec ? firstIntegerArgument(&Spec->getTemplateArgs()) : std::nullopt;
+}
+
+/// A count given as the template argument of a function
+/// (`cg::wait_prior<1>`).
+SyncOperand templateCount(const FunctionDecl *FD) {
+  SyncOperand Op;
+  Op.Constant = firstIntegerArgument(FD->getTemplateSpecializationArgs());
+  return Op;
+}
+
+/// True if \p D is declared in the namespace \p Name at file scope, or in
+/// one nested in it (`cuda::std`, CUB's versioned inline namespaces).
+bool isInTopNamespace(const Decl *D, llvm::StringRef Name) {
+  const NamespaceDecl *Top = nullptr;
+  for (const DeclContext *DC = D->getDeclContext(); DC; DC = DC->getParent())
+    if (const auto *NS = dyn_cast<NamespaceDecl>(DC))
+      Top = NS;
+  return Top && Top->getIdentifier() && Top->getName() == Name;
+}
+
+/// The scope a libcu++ class template names by its `thread_scope`
+/// argument (`cuda::barrier<cuda::thread_scope_block>`).
+std::optional<BarrierScope> threadScopeOf(const CXXRecordDecl *RD) {
+  const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD);
+  if (!Spec)
+    return std::nullopt;
+  for (const TemplateArgument &Arg : Spec->getTemplateArgs().asArray()) {
+    if (Arg.getKind() != TemplateArgument::Integral)
+      continue;
+    const auto *Enum = Arg.getIntegralType()->getAsEnumDecl();
+    if (!Enum || !Enum->getIdentifier() || Enum->getName() != "thread_scope")
+      continue;
+    for (const EnumConstantDecl *Constant : Enum->enumerators())
+      if (llvm::APSInt::isSameValue(Constant->getInitVal(),
+                                    Arg.getAsIntegral()))
+        return llvm::StringSwitch<std::optional<BarrierScope>>(
+                   Constant->getName())
+            .Case("thread_scope_block", BarrierScope::Block)
+            .Case("thread_scope_cluster", BarrierScope::Cluster)
+            .Cases({"thread_scope_device", "thread_scope_system"},
+                   BarrierScope::Grid)
+            .Default(std::nullopt);
+  }
+  return std::nullopt;
+}
+
+/// The TempStorage a CUB primitive was built on: the argument of the
+/// constructor of the object \p Object names (`BlockReduce(temp).Sum(x)`,
+/// or `BlockReduce reduce(temp); reduce.Sum(x)`). Null for one built
+/// without (on private storage of its own).
+const Expr *tempStorageOf(const Expr *Object) {
+  if (!Object)
+    return nullptr;
+  const Expr *E = Object->IgnoreImplicit();
+  if (const auto *Cast = dyn_cast<CXXFunctionalCastExpr>(E))
+    E = Cast->getSubExpr()->IgnoreImplicit();
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()); VD && VD->getInit())
+      E = VD->getInit()->IgnoreImplicit();
+  const auto *Construct = dyn_cast<CXXConstructExpr>(E);
+  return Construct && Construct->getNumArgs() > 0 ? Construct->getArg(0)
+                                                  : nullptr;
+}
+
+std::optional<ShuffleMode> groupShuffleMode(llvm::StringRef Name) {
+  return llvm::StringSwitch<std::optional<ShuffleMode>>(Name)
+      .Case("shfl", ShuffleMode::Index)
+      .Case("shfl_up", ShuffleMode::Up)
+      .Case("shfl_down", ShuffleMode::Down)
+      .Case("shfl_xor", ShuffleMode::Xor)
+      .Default(std::nullopt);
+}
+
+std::optional<VoteMode> groupVoteMode(llvm::StringRef Name) {
+  return llvm::StringSwitch<std::optional<VoteMode>>(Name)
+      .Case("all", VoteMode::All)
+      .Case("any", VoteMode::Any)
+      .Case("ballot", VoteMode::Ballot)
+      .Default(std::nullopt);
+}
+
+void classifyGroupMember(const CXXMethodDecl *MD, llvm::StringRef Name,
+                         const CallExpr *CE, SyncEvent &E) {
+  const CXXRecordDecl *Group = MD->getParent();
+  E.Name = (Group->getName() + "::" + Name).str();
+  E.Scope = getGroupBarrierScope(Group);
+  E.TileSize = tileSizeOf(Group);
+  E.Group = objectOf(CE);
+  E.Kind = SyncKind::Other;
+  if (Name == "sync") {
+    E.Kind = E.Scope ? SyncKind::Barrier : SyncKind::TileSync;
+  } else if (Name == "barrier_arrive" && E.Scope) {
+    E.Kind = SyncKind::BarrierArrive;
+  } else if (Name == "barrier_wait" && E.Scope) {
+    E.Kind = SyncKind::BarrierWait;
+  } else if (auto Mode = groupShuffleMode(Name)) {
+    E.Kind = SyncKind::Shuffle;
+    E.Shuffle = *Mode;
+    E.Value = argument(CE, 0);
+    E.Lane = argument(CE, 1);
+  } else if (auto Vote = groupVoteMode(Name)) {
+    E.Kind = SyncKind::Vote;
+    E.Vote = *Vote;
+    E.Value = argument(CE, 0);
+  } else if (Name == "match_any" || Name == "match_all") {
+    E.Kind = SyncKind::Match;
+    E.Value = argument(CE, 0);
+  }
+  E.Query = llvm::StringSwitch<GroupQuery>(Name)
+                .Case("thread_index", GroupQuery::ThreadIndex)
+                .Cases({"dim_threads", "group_dim"}, GroupQuery::DimThreads)
+                .Case("thread_rank", GroupQuery::ThreadRank)
+                .Case("meta_group_rank", GroupQuery::MetaGroupRank)
+                .Default(GroupQuery::None);
+  E.ThreadDependentResult =
+      isOneOf(Name, {"thread_rank", "thread_index", "meta_group_rank", "shfl",
+                     "shfl_down", "shfl_up", "shfl_xor", "ballot", "any", "all",
+                     "match_any", "match_all"});
+  E.UniformResult =
+      isOneOf(Name, {"size", "num_threads", "group_dim", "dim_threads",
+                     "group_index", "meta_group_size", "block_index",
+                     "dim_blocks", "num_blocks", "block_rank", "cluster_index",
+                     "cluster_rank", "dim_clusters", "num_clusters"});
+  // A block's place in the grid or in its cluster; a cluster's in the grid.
+  E.BlockDependentResult =
+      isOneOf(Name, {"group_index", "block_index", "block_rank"});
+  E.ClusterDependentResult = isOneOf(Name, {"cluster_index", "cluster_rank"});
+}
+
+void classifyGroupFunction(const FunctionDecl *FD, llvm::StringRef Name,
+                           const CallExpr *CE, SyncEvent &E) {
+  E.Name = ("cooperative_groups::" + Name).str();
+  E.Kind = SyncKind::Other;
+  if (Name == "sync" && CE->getNumArgs() == 1) {
+    E.Group = CE->getArg(0);
+    QualType T = E.Group->getType();
+    E.Scope = getGroupBarrierScope(T);
+    E.Kind = E.Scope ? SyncKind::Barrier : SyncKind::TileSync;
+    E.TileSize = tileSizeOf(T.getNonReferenceType()->getAsCXXRecordDecl());
+  } else if (isOneOf(Name, {"reduce", "inclusive_scan", "exclusive_scan"})) {
+    E.Kind = SyncKind::Collective;
+    E.Collective = Name == "reduce" ? CollectiveOp::Reduce : CollectiveOp::Scan;
+    E.Group = argument(CE, 0);
+    E.Value = argument(CE, 1);
+  } else if (Name == "memcpy_async") {
+    // (group, dst, src, bytes) or (group, dst, dst count, src, src count).
+    bool Counted = CE->getNumArgs() == 5;
+    E.Kind = SyncKind::AsyncCopy;
+    E.Group = argument(CE, 0);
+    E.Destination = argument(CE, 1);
+    E.Source = argument(CE, Counted ? 3 : 2);
+    E.Size = argument(CE, Counted ? 4 : 3);
+  } else if (Name == "wait" || Name == "wait_prior") {
+    E.Kind = SyncKind::AsyncWait;
+    E.Group = argument(CE, 0);
+    if (Name == "wait")
+      E.Stage.Constant = 0;
+    else
+      E.Stage = templateCount(FD);
+  }
+  E.ThreadDependentResult = isOneOf(
+      Name, {"thread_rank", "reduce", "inclusive_scan", "exclusive_scan",
+             "coalesced_threads", "labeled_partition", "binary_partition"});
+  E.UniformResult =
+      isOneOf(Name, {"this_thread_block", "this_grid", "this_cluster",
+                     "group_size", "num_threads"});
+}
+
+/// Member calls outside cooperative groups: the atomics of libcu++ and the
+/// standard library, `cuda::barrier` and `cuda::pipeline`, and CUB's block
+/// primitives. Only the atomics are modelled so far.
+void classifyMember(const CXXMethodDecl *MD, llvm::StringRef Name,
+                    const CallExpr *CE, SyncEvent &E) {
+  const CXXRecordDecl *RD = MD->getParent();
+  if (!RD->getIdentifier())
+    return;
+  llvm::StringRef Class = RD->getName();
+  // cuda::atomic, cuda::atomic_ref and their std twins.
+  if (Class.contains("atomic") &&
+      (Name.starts_with("fetch_") || Name == "exchange" ||
+       Name.starts_with("compare_exchange"))) {
+    E.Kind = SyncKind::AtomicUpdate;
+    E.Modelled = true;
+    E.ThreadDependentResult = true;
+    E.Name = (Class + "::" + Name).str();
+    E.Storage = objectOf(CE);
+    return;
+  }
+  if (isInTopNamespace(RD, "cuda") &&
+      (Class == "barrier" || Class == "__barrier_base")) {
+    E.Kind = llvm::StringSwitch<SyncKind>(Name)
+                 .Cases({"arrive", "arrive_and_drop"}, SyncKind::BarrierArrive)
+                 .Case("wait", SyncKind::BarrierWait)
+                 .Case("arrive_and_wait", SyncKind::Barrier)
+                 .Default(SyncKind::None);
+  } else if (isInTopNamespace(RD, "cuda") && Class == "pipeline") {
+    E.Kind = llvm::StringSwitch<SyncKind>(Name)
+                 .Case("producer_commit", SyncKind::AsyncCommit)
+                 .Case("consumer_wait", SyncKind::AsyncWait)
+                 .Default(SyncKind::None);
+  } else if (isInTopNamespace(RD, "cub") &&
+             isOneOf(Class, {"BlockAdjacentDifference", "BlockDiscontinuity",
+                             "BlockExchange", "BlockHistogram", "BlockLoad",
+                             "BlockMergeSort", "BlockRadixSort", "BlockReduce",
+                             "BlockRunLengthDecode", "BlockScan",
+                             "BlockShuffle", "BlockStore"})) {
+    E.Kind = SyncKind::Collective;
+    E.Collective = Class == "BlockReduce" ? CollectiveOp::Reduce
+                   : Class == "BlockScan" ? CollectiveOp::Scan
+                                          : CollectiveOp::Other;
+    E.Scope = BarrierScope::Block;
+    E.Storage = tempStorageOf(objectOf(CE));
+    E.Value = argument(CE, 0);
+    E.Name = (Class + "::" + Name).str();
+    return;
+  }
+  if (E.Kind == SyncKind::None)
+    return;
+  E.Name = (Class + "::" + Name).str();
+  E.Storage = objectOf(CE);
+  E.Scope = threadScopeOf(RD);
+}
+
+std::optional<ShuffleMode> shuffleMode(llvm::StringRef Name) {
+  return llvm::StringSwitch<std::optional<ShuffleMode>>(Name)
+      .Case("__shfl_sync", ShuffleMode::Index)
+      .Case("__shfl_up_sync", ShuffleMode::Up)
+      .Case("__shfl_down_sync", ShuffleMode::Down)
+      .Case("__shfl_xor_sync", ShuffleMode::Xor)
+      .Default(std::nullopt);
+}
+
+VoteMode voteMode(llvm::StringRef Name) {
+  return llvm::StringSwitch<VoteMode>(Name)
+      .Cases({"__all_sync", "__nvvm_vote_all_sync"}, VoteMode::All)
+      .Cases({"__any_sync", "__nvvm_vote_any_sync"}, VoteMode::Any)
+      .Cases({"__ballot_sync", "__nvvm_vote_ballot_sync"}, VoteMode::Ballot)
+      .Cases({"__uni_sync", "__nvvm_vote_uni_sync"}, VoteMode::Uniform)
+      .Default(VoteMode::Other);
+}
+
+/// The functions of the thread-dependent families: those ending in `_sync`
+/// synchronise the lanes of their mask, the others only have results that
+/// differ between threads.
+void classifyThreadDependent(llvm::StringRef Name, const CallExpr *CE,
+                             SyncEvent &E) {
+  E.Modelled = E.ThreadDependentResult = true;
+  if (Name.ends_with("_sync")) {
+    E.Mask.E = argument(CE, 0);
+    E.Value = argument(CE, 1);
+    if (Name.starts_with("__shfl")) {
+      E.Kind = SyncKind::Shuffle;
+      E.Shuffle = shuffleMode(Name).value_or(ShuffleMode::Index);
+      E.Lane = argument(CE, 2);
+      E.Width.E = argument(CE, 3);
+    } else if (Name.starts_with("__match")) {
+      E.Kind = SyncKind::Match;
+    } else if (Name.starts_with("__reduce_")) {
+      E.Kind = SyncKind::WarpReduce;
+    } else {
+      E.Kind = SyncKind::Vote;
+      E.Vote = voteMode(Name);
+    }
+    return;
+  }
+  if (Name.starts_with("__activemask")) {
+    E.Kind = SyncKind::ActiveMask;
+  } else if (isAtomicFunction(Name)) {
+    E.Kind = SyncKind::AtomicUpdate;
+    if (const Expr *Pointer = argument(CE, 0);
+        Pointer && Pointer->getType()->isPointerType())
+      E.Destination = Pointer;
+  } else {
+    E.Kind = SyncKind::Other;
+  }
+}
+
+void classifyFreeFunction(const FunctionDecl *FD, llvm::StringRef Name,
+                          const CallExpr *CE, SyncEvent &E) {
+  E.Name = Name.str();
+  if (isOneOf(Name, {"__syncthreads", "__barrier_sync", "__nvvm_barrier_sync",
+                     "__nvvm_bar_sync", "__nvvm_barrier0"})) {
+    E.Kind = SyncKind::Barrier;
+    E.Scope = BarrierScope::Block;
+    E.Modelled = true;
+    if (Name == "__syncthreads" || Name == "__nvvm_barrier0")
+      E.BarrierId.Constant = 0;
+    else
+      E.BarrierId.E = argument(CE, 0);
+    return;
+  }
+  if (isOneOf(Name,
+              {"__syncthreads_count", "__syncthreads_and", "__syncthreads_or",
+               "__nvvm_bar0_popc", "__nvvm_bar0_and", "__nvvm_bar0_or"})) {
+    // Every thread of the block gets the same answer; other blocks may not.
+    E.Kind = SyncKind::Barrier;
+    E.Scope = BarrierScope::Block;
+    E.BarrierId.Constant = 0;
+    E.Value = argument(CE, 0);
+    E.Modelled = E.UniformResult = E.BlockDependentResult = true;
+    return;
+  }
+  if (Name == "__cluster_barrier_wait" || Name == "__cluster_barrier_arrive" ||
+      Name == "__cluster_barrier_arrive_relaxed") {
+    E.Kind = Name == "__cluster_barrier_wait" ? SyncKind::BarrierWait
+                                              : SyncKind::BarrierArrive;
+    E.Scope = BarrierScope::Cluster;
+    E.Modelled = true;
+    return;
+  }
+  if (Name == "__clusterRelativeBlockIdx" ||
+      Name == "__clusterRelativeBlockRank") {
+    E.Kind = SyncKind::Other;
+    E.Modelled = E.UniformResult = E.BlockDependentResult = true;
+    return;
+  }
+  if (Name == "__clusterIdx") {
+    E.Kind = SyncKind::Other;
+    E.Modelled = E.UniformResult = E.ClusterDependentResult = true;
+    return;
+  }
+  if (isThreadDependentFunction(Name)) {
+    classifyThreadDependent(Name, CE, E);
+    return;
+  }
+  if (Name == "__syncwarp") {
+    E.Kind = SyncKind::WarpSync;
+    E.Mask.E = argument(CE, 0);
+    E.Modelled = true;
+    return;
+  }
+  if (isOneOf(Name, {"__threadfence", "__threadfence_block",
+                     "__threadfence_system"})) {
+    E.Kind = SyncKind::Fence;
+    E.Modelled = true;
+    return;
+  }
+  // Classified, not modelled yet: the analyses see the calls they were.
+  if (Name == "__nvvm_barrier_sync_cnt") {
+    E.Kind = SyncKind::Barrier;
+    E.Scope = BarrierScope::Block;
+    E.BarrierId.E = argument(CE, 0);
+    E.ThreadCount.E = argument(CE, 1);
+  } else if (Name == "__pipeline_memcpy_async") {
+    E.Kind = SyncKind::AsyncCopy;
+    E.Destination = argument(CE, 0);
+    E.Source = argument(CE, 1);
+    E.Size = argument(CE, 2);
+  } else if (Name == "__pipeline_commit") {
+    E.Kind = SyncKind::AsyncCommit;
+  } else if (Name == "__pipeline_wait_prior") {
+    E.Kind = SyncKind::AsyncWait;
+    E.Stage.E = argument(CE, 0);
+  } else if (Name == "memcpy_async" && isInTopNamespace(FD, "cuda")) {
+    // (dst, src, bytes, pipeline or barrier), or the same after a group.
+    const Expr *First = argument(CE, 0);
+    const CXXRecordDecl *FirstRecord =
+        First ? First->getType().getNonReferenceType()->getAsCXXRecordDecl()
+              : nullptr;
+    unsigned Shift = FirstRecord && isInCooperativeGroups(FirstRecord) ? 1 : 0;
+    E.Kind = SyncKind::AsyncCopy;
+    if (Shift)
+      E.Group = First;
+    E.Destination = argument(CE, Shift);
+    E.Source = argument(CE, Shift + 1);
+    E.Size = argument(CE, Shift + 2);
+    E.Storage = argument(CE, Shift + 3);
+  } else if (Name == "pipeline_consumer_wait_prior" &&
+             isInTopNamespace(FD, "cuda")) {
+    E.Kind = SyncKind::AsyncWait;
+    E.Stage = templateCount(FD);
+    E.Storage = argument(CE, 0);
+  }
+}
+
+SyncEvent classifyCallee(const CallExpr *CE) {
+  SyncEvent E;
+  const FunctionDecl *FD = CE->getDirectCallee();
+  if (!FD)
+    return E;
+  // A launch from device code (dynamic parallelism) starts a child grid:
+  // none of the kernel's body runs in the launching thread, and the child's
+  // blocks have shared memory of their own. Modelled, so that no analysis
+  // follows it as a call (its arguments are still evaluated here).
+  if (isa<CUDAKernelCallExpr>(CE)) {
+    E.Kind = SyncKind::DeviceLaunch;
+    E.Modelled = true;
+    E.Name = FD->getNameAsString();
+    return E;
+  }
+  if (isInCooperativeGroups(FD)) {
+    E.Modelled = true;
+    llvm::StringRef Name = FD->getIdentifier() ? FD->getName() : "";
+    if (const auto *MD = dyn_cast<CXXMethodDecl>(FD))
+      classifyGroupMember(MD, Name, CE, E);
+    else
+      classifyGroupFunction(FD, Name, CE, E);
+    return E;
+  }
+  if (!FD->getIdentifier())
+    return E;
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(FD))
+    classifyMember(MD, FD->getName(), CE, E);
+  else
+    classifyFreeFunction(FD, FD->getName(), CE, E);
+  return E;
+}
+
+} // namespace
+
+SyncEvent classifySync(const CallExpr *CE) {
+  SyncEvent E = classifyCallee(CE);
+  // The shared-memory accesses' reading of atomics goes by spelling alone,
+  // whatever else the call is.
+  const FunctionDecl *FD = CE->getDirectCallee();
+  const Expr *First = argument(CE, 0);
+  if (FD && FD->getIdentifier() && First && First->getType()->isPointerType()) {
+    llvm::StringRef Name = FD->getName();
+    E.AtomicInHelpers = Name.starts_with("atomic");
+    if (E.AtomicInHelpers || Name.starts_with("__atomic"))
+      E.AtomicTarget = First;
+  }
+  return E;
+}
+
+CallModel classifyCall(const CallExpr *CE) {
+  SyncEvent E = classifySync(CE);
+  CallModel M;
+  M.IsBlockBarrier = E.isBarrier();
+  if (M.IsBlockBarrier)
+    M.Scope = *E.Scope;
+  M.IsWarpSync = E.ordersWarp();
+  M.ThreadDependentResult = E.ThreadDependentResult;
+  M.UniformResult = E.UniformResult;
+  M.BlockDependentResult = E.BlockDependentResult;
+  M.ClusterDependentResult = E.ClusterDependentResult;
+  M.Modelled = E.Modelled;
+  M.Name = std::move(E.Name);
+  return M;
+}
+
+namespace {
+
+/// An operand of a barrier instruction: `%1` or `%[name]` names an operand
+/// of the asm statement, anything else should be a literal.
+SyncOperand asmOperand(const GCCAsmStmt *Asm, llvm::StringRef Token) {
+  SyncOperand Op;
+  Token = Token.trim();
+  if (!Token.consume_front("%")) {
+    std::uint64_t Value;
+    if (!Token.getAsInteger(0, Value))
+      Op.Constant = Value;
+    return Op;
+  }
+  unsigned Index;
+  if (Token.consume_front("[") && Token.consume_back("]")) {
+    int Named = Asm->getNamedOperand(Token);
+    if (Named < 0)
+      return Op;
+    Index = Named;
+  } else if (Token.getAsInteger(10, Index)) {
+    return Op;
+  }
+  if (Index < Asm->getNumOutputs())
+    Op.E = Asm->getOutputExpr(Index);
+  else if (Index - Asm->getNumOutputs() < Asm->getNumInputs())
+    Op.E = Asm->getInputExpr(Index - Asm->getNumOutputs());
+  return Op;
+}
+
+} // namespace
+
+SyncEvent classifyAsm(const GCCAsmStmt *Asm) {
+  SyncEvent E;
+  std::string Text = Asm->getAsmString();
+  auto [Instruction, Rest] = llvm::StringRef(Text).split(';');
+  if (!Rest.trim().empty())
+    return E;
+  Instruction = Instruction.trim();
+  size_t Space = Instruction.find_first_of(" \t");
+  llvm::StringRef Mnemonic = Instruction.substr(0, Space);
+  llvm::StringRef Operands =
+      Space == llvm::StringRef::npos ? "" : Instruction.substr(Space);
+  // bar{.cta,.warp}.sync, bar{.cta}.arrive, barrier{.cta}.{sync,arrive},
+  // barrier.cluster.{arrive,wait}, each with modifiers (.aligned, .release).
+  llvm::SmallVector<llvm::StringRef, 4> Parts;
+  Mnemonic.split(Parts, '.');
+  if (Parts.size() < 2 || (Parts[0] != "bar" && Parts[0] != "barrier"))
+    return E;
+  llvm::StringRef Level = Parts[1];
+  llvm::StringRef Action =
+      isOneOf(Level, {"cta", "cluster", "warp"}) && Parts.size() > 2 ? Parts[2]
+                                                                     : Level;
+  llvm::SmallVector<llvm::StringRef, 2> Ops;
+  Operands.split(Ops, ',', -1, /*KeepEmpty=*/false);
+  auto Op = [&](unsigned I) {
+    return I < Ops.size() ? asmOperand(Asm, Ops[I]) : SyncOperand();
+  };
+  if (Level == "warp") {
+    if (Action != "sync")
+      return E;
+    E.Kind = SyncKind::WarpSync;
+    E.Mask = Op(0);
+  } else if (Level == "cluster") {
+    if (Action != "arrive" && Action != "wait")
+      return E;
+    E.Kind = Action == "wait" ? SyncKind::BarrierWait : SyncKind::BarrierArrive;
+    E.Scope = BarrierScope::Cluster;
+  } else {
+    if (Action != "sync" && Action != "arrive")
+      return E;
+    E.Kind = Action == "sync" ? SyncKind::Barrier : SyncKind::BarrierArrive;
+    E.Scope = BarrierScope::Block;
+    E.BarrierId = Op(0);
+    E.ThreadCount = Op(1);
+  }
+  E.Name = Mnemonic.str();
+  return E;
+}
+
+} // namespace clang::cuda_tidy
