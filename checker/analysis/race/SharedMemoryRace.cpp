@@ -5,9 +5,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "analysis/race/SharedMemoryRace.h"
-#include "model/CudaModel.h"
 #include "analysis/ExactQuery.h"
 #include "analysis/SharedAccesses.h"
+#include "analysis/race/Concurrency.h"
+#include "analysis/race/RaceCommon.h"
+#include "model/CudaModel.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMap.h"
@@ -34,12 +36,6 @@ namespace clang::cuda_tidy {
 SharedRaceHandler::~SharedRaceHandler() = default;
 
 namespace {
-
-/// What setting up one solver query costs beyond the resource units Z3
-/// counts (a fresh context, encoding, bit-blasting the terms), in those
-/// units: measured on GROMACS's foreign-lambda kernels, whose queries are
-/// mostly small.
-constexpr std::uint64_t QueryWork = 20'000;
 
 /// Which threads touch each byte, for finding two different threads on one
 /// byte: up to two threads per byte, the second from another warp than the
@@ -78,125 +74,27 @@ private:
 class KernelRaceFinder {
 public:
   KernelRaceFinder(SharedAccessCollector &Collector, SharedRaceHandler &Handler,
-                   const RaceOptions &Options, const FunctionDecl *Kernel,
+                   const RaceOptions &Options,
                    SharedMemoryRaceAnalysis::AnswerCache &Shared)
-      : Col(Collector), Context(Collector.context()),
+      : K(Collector, Options), Col(Collector), Context(Collector.context()),
         Deps(Collector.dependence()), Handler(Handler), Options(Options),
-        Kernel(Kernel), Shared(Shared), Sym(Collector.symbols()),
+        Kernel(K.Kernel), Shared(Shared), Sym(Collector.symbols()),
         Accesses(Collector.accesses()), Parents(Collector.parents()),
-        ImpliedBranches(branchesImpliedByLoops(Kernel->getBody())) {}
+        Work(Options.WorkBudget), Concurrency(K) {}
 
   void run(llvm::ArrayRef<BlockShape> Shapes,
            llvm::ArrayRef<ArgumentRelation> Relations);
 
 private:
-  void computeConcurrency();
-  /// Accesses reached from a point, each with bit 1 (in the same pass of
-  /// the enclosing loops) and bit 2 (after going round a loop). Sparse: an
-  /// access reaches the few accesses of its barrier interval, so the sets
-  /// stay linear in the kernel's size.
-  using ReachSet = llvm::DenseMap<unsigned, std::uint8_t>;
-  /// With a ClosedEdge's loop: reached after going round that loop (or one
-  /// that is not inside it).
-  static constexpr std::uint8_t MovedBit = 4;
-  /// With a ClosedEdge's loop: reached after going round inner loops only.
-  static constexpr std::uint8_t StayedBit = 8;
-  static std::uint8_t bits(const ReachSet &Set, unsigned I) {
-    auto It = Set.find(I);
-    return It == Set.end() ? 0 : It->second;
-  }
-  /// A uniform branch one of whose successors holds a block barrier, on a
-  /// condition over loop counters only (`if (dividedAt > warpSize / 2)
-  /// __syncthreads(); else __syncwarp();` in a loop over `divideBy`):
-  /// whether the barrier runs is decided per iteration.
-  struct BarrierBranch {
-    const CFGBlock *Branch = nullptr;
-    SymId Condition = -1;
-    /// The innermost loop whose counter the condition reads, and that
-    /// counter: outer loops' counters keep their values round it.
-    const Stmt *Innermost = nullptr;
-    unsigned Counter = 0;
-  };
-  /// A barrier branch's condition and the value it must have, in the
-  /// iteration of the access the way starts from (A's, or B's when OnB),
-  /// for the two accesses to be in different iterations of the loop of
-  /// Counter with no barrier between: every way between them that goes
-  /// round that loop takes the barrier-free side of the branch first.
-  struct BarrierSkip {
-    SymId Condition = -1;
-    bool Polarity = false;
-    unsigned Counter = 0;
-    bool OnB = false;
-    bool operator==(const BarrierSkip &O) const {
-      return Condition == O.Condition && Polarity == O.Polarity &&
-             Counter == O.Counter && OnB == O.OnB;
-    }
-  };
-  /// What barrierSkip() found on the ways to an access.
-  struct SkipCut {
-    BarrierSkip Skip;
-    /// Some way goes round an inner loop only, in the same iteration of
-    /// the loop of Skip.Counter.
-    bool SameIterationToo = false;
-    /// Some way round that loop passes no warp-level sync either.
-    bool WarpRound = false;
-  };
-  /// An edge (a branch and one of its successors) a walk does not take
-  /// while the counters of Loop keep their values: before going round Loop
-  /// or a loop that is not inside it.
-  /// (Members without initialisers: `= {}`, which zeroes them, is the
-  /// default argument of walk() inside this class.)
-  struct ClosedEdge {
-    const CFGBlock *Branch, *Succ;
-    const Stmt *Loop;
-  };
-  void walk(const CFGBlock *From, unsigned FromIndex, bool StopAtWarpSync,
-            ReachSet &Out, ClosedEdge Closed = {}) const;
-  /// The barrier branches that every barrier-free way from element
-  /// \p FromIndex of \p From to access \p To that goes round the
-  /// branch's loop passes before it does, with the value that takes the
-  /// barrier-free side, to hold in the iteration of \p Anchor (the access
-  /// the way starts in: B's when \p OnB).
-  std::optional<SkipCut> barrierSkip(const CFGBlock *From, unsigned FromIndex,
-                                     const Stmt *Anchor, unsigned To,
-                                     bool OnB) const;
-
-public:
-  // Deciding.
-  struct Scenario {
-    /// Per loop atom: 0 same iteration, +1 B one later, -1 B one earlier,
-    /// 2 any two iterations, 3 both in the first, 6/7 A in the last/first
-    /// (B anywhere), 8/9 B in the last/first (A anywhere).
-    llvm::SmallVector<int, 4> Relation;
-    /// +1 when B comes second, -1 when A does, 0 when either may.
-    int Order = 0;
-    /// The second access is reached by going round a loop from the first.
-    bool LaterIteration = false;
-    bool DifferentWarpsOnly = false;
-    /// The way between the accesses skips a barrier only where this holds.
-    std::optional<BarrierSkip> Skip;
-  };
-  struct Witness {
-    std::int64_t ThreadA = 0, ThreadB = 0, Byte = 0;
-    llvm::SmallVector<std::pair<unsigned, std::int64_t>, 2> LoopA, LoopB;
-    /// Values of the unknown uniform values the witness needs.
-    llvm::SmallVector<std::pair<unsigned, std::int64_t>, 2> Uniform;
-    /// Values of the parameters that launch relations give in terms of
-    /// those (BlockShape::Relations).
-    llvm::SmallVector<std::pair<unsigned, std::int64_t>, 1> Related;
-  };
-  enum class Verdict { None, Possible, Definite, Skip };
-
-private:
-  Verdict decide(const SharedAccess &A, const SharedAccess &B,
-                 const BlockShape &Shape, const Scenario &S,
-                 llvm::ArrayRef<unsigned> Atoms, Witness &W);
-  Verdict decideExactly(const SharedAccess &A, const SharedAccess &B,
-                        const BlockShape &Shape, const Scenario &S,
-                        llvm::ArrayRef<unsigned> Atoms, Witness &W);
-  Verdict cachedDecide(const SharedAccess &A, const SharedAccess &B,
-                       const BlockShape &Shape, const Scenario &S,
-                       llvm::ArrayRef<unsigned> Atoms, Witness &W);
+  RaceVerdict decide(const SharedAccess &A, const SharedAccess &B,
+                     const BlockShape &Shape, const RaceScenario &S,
+                     llvm::ArrayRef<unsigned> Atoms, RaceWitness &W);
+  RaceVerdict decideExactly(const SharedAccess &A, const SharedAccess &B,
+                            const BlockShape &Shape, const RaceScenario &S,
+                            llvm::ArrayRef<unsigned> Atoms, RaceWitness &W);
+  RaceVerdict cachedDecide(const SharedAccess &A, const SharedAccess &B,
+                           const BlockShape &Shape, const RaceScenario &S,
+                           llvm::ArrayRef<unsigned> Atoms, RaceWitness &W);
   /// Whether no two threads of the block (of two warps when \p S says so)
   /// can touch a common byte through \p A's and \p B's offsets at all,
   /// whatever their guards, bounds, loop relations and the scenario's skip
@@ -205,24 +103,23 @@ private:
   /// counters of \p Listed; false (undecided) otherwise.
   bool offsetsApart(
       const SharedAccess &A, const SharedAccess &B, const BlockShape &Shape,
-      const Scenario &S,
+      const RaceScenario &S,
       llvm::ArrayRef<std::pair<unsigned, std::int64_t>> Bound,
-      llvm::ArrayRef<std::pair<unsigned, llvm::ArrayRef<std::int64_t>>>
-          Listed);
+      llvm::ArrayRef<std::pair<unsigned, llvm::ArrayRef<std::int64_t>>> Listed);
   /// Whether the row lemma alone, with the threads, guards and loop
   /// relations of the scenario but no offset, already keeps \p A and \p B
   /// apart: a cheap pre-query of decideExactly, whose None it implies.
   bool rowsApart(const SharedAccess &A, const SharedAccess &B,
-                 const BlockShape &Shape, const Scenario &S,
+                 const BlockShape &Shape, const RaceScenario &S,
                  llvm::ArrayRef<unsigned> Atoms, SolverPool &Solvers);
   /// What a plain store writes: a symbolic value, or an index into an
   /// array that is read (directly, or through a pure helper given a pointer
   /// into it), or a pure helper's argument. Two stores of equal keys and
   /// equal values store one value.
   struct StoredValue {
-    const VarDecl *Array = nullptr;     // The array read, if any.
+    const VarDecl *Array = nullptr;       // The array read, if any.
     const FunctionDecl *Helper = nullptr; // The pure helper called, if any.
-    SymId Value = -1;                   // -1: no symbolic form.
+    SymId Value = -1;                     // -1: no symbolic form.
     /// Value is the bit pattern of a floating-point constant.
     bool FloatBits = false;
     bool sameKey(const StoredValue &Other) const {
@@ -238,28 +135,20 @@ private:
   /// Whether \p Array names memory that is not shared and is the same
   /// array in every thread.
   bool isSameArrayInEveryThread(const VarDecl *Array) const;
-  /// Whether the thread that runs access \p I may leave the kernel after it
-  /// without meeting a barrier or warp-level sync: nothing the other lanes
-  /// sync on afterwards orders it then (the exited lane takes no part).
-  bool leavesUnsynced(unsigned I);
-  llvm::DenseMap<unsigned, bool> LeavesUnsynced;
   /// Pure helpers found so far (isPureFunction).
   llvm::DenseMap<const FunctionDecl *, bool> PureFunctions;
   bool leavesVariable(const SharedAccess &X, const BlockShape &Shape,
-                      const Witness &W, SolverPool &Solvers);
-  bool overBudget();
-  /// Adds what \p Q cost to Work.
-  void charge(const ExactQuery &Q);
+                      const RaceWitness &W, SolverPool &Solvers);
   /// The constraints decideExactly, rowsApart and leavesVariable share, in
   /// the order each asserts them: \p X's guards hold in \p Thread; the
   /// scenario's loop relations and skip condition hold of threads \p TA
   /// and \p TB; the two threads differ (and lie in two warps when the
   /// scenario says so).
   void requireGuards(ExactQuery &Q, const SharedAccess &X, unsigned Thread);
-  void requireScenario(ExactQuery &Q, const Scenario &S,
+  void requireScenario(ExactQuery &Q, const RaceScenario &S,
                        llvm::ArrayRef<unsigned> Atoms, unsigned TA,
                        unsigned TB);
-  void requireDistinct(ExactQuery &Q, const Scenario &S,
+  void requireDistinct(ExactQuery &Q, const RaceScenario &S,
                        const llvm::SMTExprRef &LinearA,
                        const llvm::SMTExprRef &LinearB);
   void checkPair(unsigned IA, unsigned IB, const BlockShape &Shape);
@@ -276,10 +165,10 @@ private:
     std::int64_t Writer = 0, Atomic = 0, Element = 0;
     llvm::SmallVector<std::pair<unsigned, std::int64_t>, 2> Uniform;
   };
-  Verdict decideDataIndexed(const SharedAccess &Plain,
-                            const SharedAccess &Atomic, const DataIndex &Index,
-                            const BlockShape &Shape, bool DifferentWarpsOnly,
-                            DataWitness &W);
+  RaceVerdict decideDataIndexed(const SharedAccess &Plain,
+                                const SharedAccess &Atomic,
+                                const DataIndex &Index, const BlockShape &Shape,
+                                bool DifferentWarpsOnly, DataWitness &W);
   /// Judges a plain access against an atomic at a data index; false when
   /// the pair is not of that form.
   bool checkDataIndexedPair(unsigned IA, unsigned IB, const BlockShape &Shape);
@@ -289,7 +178,7 @@ private:
   /// The race between \p First and \p Second, in this order, under \p Shape:
   /// the fields both kinds of pair (plain and data-indexed) fill alike.
   SharedRace raceBetween(const SharedAccess &First, const SharedAccess &Second,
-                         Verdict V, const BlockShape &Shape) const;
+                         RaceVerdict V, const BlockShape &Shape) const;
   bool isWarpUniform(const Expr *E, const CFGBlock *Block, unsigned Index,
                      unsigned Depth = 0) const;
   /// Whether the value \p Target (a local variable, or an element of a
@@ -354,26 +243,9 @@ private:
     return true;
   }
   mutable llvm::DenseMap<const ParmVarDecl *, bool> UnchangedParameters;
-  /// The constant the launches of \p Shape pass for the kernel parameter
-  /// \p Atom stands for, if any.
   std::optional<std::int64_t> boundValue(unsigned Atom,
                                          const BlockShape &Shape) const {
-    const SymAtom &Info = Sym.atoms()[Atom];
-    if (!Info.Var || Info.isLoopCounter())
-      return std::nullopt;
-    if (std::optional<std::int64_t> Value = Shape.argument(Info.Var))
-      return Value;
-    return relatedConstant(Info.Var, Shape);
-  }
-  /// The value of a parameter whose launch relation this shape makes a
-  /// constant (`tilew` = blockDim.x + 2 with blockDim.x = 16), when the
-  /// kernel leaves it and the relation's parameters as they are.
-  std::optional<std::int64_t> relatedConstant(const VarDecl *Param,
-                                              const BlockShape &Shape) const {
-    const ArgumentRelation *R = Shape.relation(Param);
-    if (!R || !R->holdsIn(Sym))
-      return std::nullopt;
-    return Shape.relatedValue(Param);
+    return cuda_tidy::boundValue(Sym, Atom, Shape);
   }
   static std::string boundArguments(const BlockShape &Shape) {
     std::string Text;
@@ -389,68 +261,8 @@ private:
     }
     return Text;
   }
-  bool isInside(const Stmt *S, const Stmt *Outer) const {
-    for (const Stmt *Cur = S; Cur; Cur = Parents.getParent(Cur))
-      if (Cur == Outer)
-        return true;
-    return false;
-  }
-  /// Whether every way round \p Loop from \p From to \p To (two statements
-  /// of its body, From in one iteration and To in the next) passes a block
-  /// barrier that is a statement of the body itself: one after From's
-  /// statement or before To's.
-  bool roundPassesBarrier(const Stmt *Loop, const Stmt *From,
-                          const Stmt *To) const {
-    const Stmt *Body = nullptr;
-    if (const auto *For = dyn_cast<ForStmt>(Loop))
-      Body = For->getBody();
-    else if (const auto *While = dyn_cast<WhileStmt>(Loop))
-      Body = While->getBody();
-    else if (const auto *Do = dyn_cast<DoStmt>(Loop))
-      Body = Do->getBody();
-    const auto *Compound = dyn_cast_or_null<CompoundStmt>(Body);
-    if (!Compound)
-      return false;
-    auto Position = [&](const Stmt *S) -> int {
-      for (const Stmt *Cur = S; Cur; Cur = Parents.getParent(Cur))
-        if (Parents.getParent(Cur) == Compound) {
-          int I = 0;
-          for (const Stmt *Child : Compound->body()) {
-            if (Child == Cur)
-              return I;
-            ++I;
-          }
-        }
-      return -1;
-    };
-    int FromAt = Position(From), ToAt = Position(To);
-    if (FromAt < 0 || ToAt < 0)
-      return false;
-    for (const SyncPoint &Sync : Col.syncPoints()) {
-      if (!Sync.Block)
-        continue;
-      int At = Position(Sync.Call);
-      const Stmt *Statement = At < 0 ? nullptr : Compound->body_begin()[At];
-      // Only a barrier that is the whole statement runs on every round.
-      const auto *Call = Statement ? dyn_cast<Expr>(Statement) : nullptr;
-      if (!Call || Call->IgnoreImplicit() != Sync.Call)
-        continue;
-      if (At > FromAt || At < ToAt)
-        return true;
-    }
-    return false;
-  }
-  bool loopHasBarrier(const Stmt *Loop) {
-    auto [It, Inserted] = LoopBarriers.try_emplace(Loop, false);
-    if (Inserted)
-      for (const SyncPoint &Sync : Col.syncPoints())
-        if (Sync.Block && isInside(Sync.Call, Loop)) {
-          It->second = true;
-          break;
-        }
-    return It->second;
-  }
 
+  KernelRaceContext K;
   SharedAccessCollector &Col;
   ASTContext &Context;
   const FunctionDependence &Deps;
@@ -461,44 +273,9 @@ private:
   SymbolicTranslator &Sym;
   std::vector<SharedAccess> &Accesses;
   const ParentMap &Parents;
-  /// Branches that repeat their loop's condition (branchesImpliedByLoops).
-  llvm::SmallPtrSet<const IfStmt *, 4> ImpliedBranches;
-  /// The tests of the `for` and `while` loops whose first test always
-  /// passes (loopRunsAtLeastOnce), each with the one block that enters it
-  /// from outside the loop: from there the path runs the body.
-  llvm::DenseMap<const CFGBlock *, const CFGBlock *> FirstTestEntries;
-  /// For each access, the accesses reached from it without a block barrier
-  /// (bit 1: in the same pass of the enclosing loops; bit 2: after going
-  /// round a loop), and the same without any warp-level sync either.
-  std::vector<ReachSet> Reach, WarpReach;
-  llvm::DenseMap<const Stmt *, bool> LoopBarriers;
-  llvm::DenseMap<const Stmt *, llvm::SmallVector<unsigned, 1>> AccessesAt;
-  /// Thread-dependent branches, and for each side the accesses reached from
-  /// it without a block barrier (and without a warp sync), as in Reach.
-  struct Divergence {
-    const CFGBlock *Branch = nullptr;
-    std::vector<ReachSet> Sides, WarpSides;
-  };
-  std::vector<Divergence> Divergences;
-  std::vector<BarrierBranch> BarrierBranches;
-  /// barrierSkip()'s walks depend on where they start and on the branch,
-  /// not on the access they are asked about: kept per (start block, start
-  /// index, branch, closed successor or none, stop at warp syncs), so a
-  /// kernel with many pairs to one access walks each once.
-  mutable std::map<std::tuple<unsigned, unsigned, unsigned, int, bool>,
-                   ReachSet>
-      SkipWalks;
-  const ReachSet &skipWalk(const CFGBlock *From, unsigned FromIndex,
-                           unsigned Branch, int ClosedSucc,
-                           bool StopAtWarpSync) const;
-  /// For each access, the divergences on some side of which it lies.
-  std::vector<llvm::SmallVector<unsigned, 2>> DivergencesOf;
+  RaceWork Work;
+  RaceConcurrency Concurrency;
   llvm::SmallPtrSet<const Expr *, 16> Reported;
-  std::uint64_t Budget = 40'000'000; // Evaluations per kernel.
-  /// Work done on this kernel, in RaceOptions::WorkBudget's units: counted,
-  /// not timed, so that what is analysed is the same on any machine.
-  std::uint64_t Work = 0;
-  bool OutOfBudget = false;
   /// For the pair being decided, when both store values with a symbolic
   /// form: those values, which a witness must show different.
   std::optional<std::pair<SymId, SymId>> StoredValues;
@@ -513,9 +290,7 @@ private:
 /// per-type kernels) ask the same questions. The witnesses name atoms by
 /// their position in the key, not by the asking kernel's atom ids.
 struct SharedMemoryRaceAnalysis::AnswerCache {
-  std::map<std::string,
-           std::pair<KernelRaceFinder::Verdict, KernelRaceFinder::Witness>>
-      Entries;
+  std::map<std::string, std::pair<RaceVerdict, RaceWitness>> Entries;
 };
 
 SharedMemoryRaceAnalysis::SharedMemoryRaceAnalysis(
@@ -563,8 +338,7 @@ bool isPureFunction(const FunctionDecl *FD, ASTContext &Ctx,
     E = E->IgnoreParenImpCasts();
     if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
       const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
-      return VD && VD->hasLocalStorage() &&
-             !VD->getType()->isReferenceType() &&
+      return VD && VD->hasLocalStorage() && !VD->getType()->isReferenceType() &&
              !VD->getType()->isPointerType() &&
              VD->getDeclContext() == Definition;
     }
@@ -602,13 +376,12 @@ bool isPureFunction(const FunctionDecl *FD, ASTContext &Ctx,
     if (const auto *DS = dyn_cast<DeclStmt>(S))
       for (const Decl *D : DS->decls())
         if (const auto *VD = dyn_cast<VarDecl>(D);
-            VD && (!VD->hasLocalStorage() ||
-                   VD->getType().isVolatileQualified()))
+            VD &&
+            (!VD->hasLocalStorage() || VD->getType().isVolatileQualified()))
           return false;
     if (const auto *DRE = dyn_cast<DeclRefExpr>(S)) {
       if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
-        if (!(VD->hasLocalStorage() &&
-              VD->getDeclContext() == Definition) &&
+        if (!(VD->hasLocalStorage() && VD->getDeclContext() == Definition) &&
             !VD->isConstexpr() && !VD->isUsableInConstantExpressions(Ctx))
           return false;
     }
@@ -641,11 +414,9 @@ bool isPureFunction(const FunctionDecl *FD, ASTContext &Ctx,
       if (OCE && OCE->isAssignmentOp()) {
         // Assignment to a local struct: trivial, or a pure operator
         // (which may only write through `this` when it builds, so not).
-        if (!CalleeMethod || !CalleeMethod->isTrivial() ||
-            !Own(OCE->getArg(0)))
+        if (!CalleeMethod || !CalleeMethod->isTrivial() || !Own(OCE->getArg(0)))
           return false;
-      } else if (unsigned ID = Callee->getBuiltinID();
-                 ID || IsMemcpy(Callee)) {
+      } else if (unsigned ID = Callee->getBuiltinID(); ID || IsMemcpy(Callee)) {
         // memcpy into storage of the call's own is a store to it (clang's
         // CUDA headers define a device memcpy over __builtin_memcpy).
         bool Copy = IsMemcpy(Callee);
@@ -699,38 +470,6 @@ bool KernelRaceFinder::isSameArrayInEveryThread(const VarDecl *VD) const {
          (!VD->hasLocalStorage() ||
           (VD->getType()->isPointerType() &&
            !(Deps.getVariableDeps(VD) & dep::Thread)));
-}
-
-bool KernelRaceFinder::leavesUnsynced(unsigned I) {
-  auto [It, Inserted] = LeavesUnsynced.try_emplace(I, false);
-  if (!Inserted)
-    return It->second;
-  const SharedAccess &X = Accesses[I];
-  const CFGBlock *Exit = &Deps.getCFG().getExit();
-  llvm::SmallPtrSet<const CFGBlock *, 16> Seen;
-  llvm::SmallVector<std::pair<const CFGBlock *, unsigned>, 8> Work{
-      {X.Block, X.Index}};
-  while (!Work.empty()) {
-    auto [Block, From] = Work.pop_back_val();
-    if (Block == Exit)
-      return It->second = true;
-    bool Stopped = false;
-    unsigned Index = 0;
-    for (const CFGElement &Element : *Block) {
-      if (++Index <= From)
-        continue;
-      if (auto CS = Element.getAs<CFGStmt>(); CS && Col.syncAt(CS->getStmt())) {
-        Stopped = true;
-        break;
-      }
-    }
-    if (Stopped)
-      continue;
-    for (const CFGBlock *Succ : Block->succs())
-      if (Succ && Seen.insert(Succ).second)
-        Work.push_back({Succ, 0});
-  }
-  return false;
 }
 
 KernelRaceFinder::StoredValue
@@ -828,16 +567,6 @@ KernelRaceFinder::storedValue(const Expr *Stored) {
   return V;
 }
 
-bool KernelRaceFinder::overBudget() {
-  if (Options.WorkBudget && Work > Options.WorkBudget)
-    OutOfBudget = true;
-  return OutOfBudget;
-}
-
-void KernelRaceFinder::charge(const ExactQuery &Q) {
-  Work += QueryWork + Q.resourcesUsed();
-}
-
 IterationRelation relationFor(int Relation) {
   switch (Relation) {
   case 0:
@@ -869,7 +598,7 @@ void KernelRaceFinder::requireGuards(ExactQuery &Q, const SharedAccess &X,
   }
 }
 
-void KernelRaceFinder::requireScenario(ExactQuery &Q, const Scenario &S,
+void KernelRaceFinder::requireScenario(ExactQuery &Q, const RaceScenario &S,
                                        llvm::ArrayRef<unsigned> Atoms,
                                        unsigned TA, unsigned TB) {
   for (unsigned I = 0; I < Atoms.size(); ++I)
@@ -881,7 +610,7 @@ void KernelRaceFinder::requireScenario(ExactQuery &Q, const Scenario &S,
   }
 }
 
-void KernelRaceFinder::requireDistinct(ExactQuery &Q, const Scenario &S,
+void KernelRaceFinder::requireDistinct(ExactQuery &Q, const RaceScenario &S,
                                        const llvm::SMTExprRef &LinearA,
                                        const llvm::SMTExprRef &LinearB) {
   llvm::SMTSolver &Z = Q.solver();
@@ -891,10 +620,10 @@ void KernelRaceFinder::requireDistinct(ExactQuery &Q, const Scenario &S,
                                 Z.mkBVLshr(LinearB, Q.constant(5)))));
 }
 
-KernelRaceFinder::Verdict
+RaceVerdict
 KernelRaceFinder::cachedDecide(const SharedAccess &A, const SharedAccess &B,
-                               const BlockShape &Shape, const Scenario &S,
-                               llvm::ArrayRef<unsigned> Atoms, Witness &W) {
+                               const BlockShape &Shape, const RaceScenario &S,
+                               llvm::ArrayRef<unsigned> Atoms, RaceWitness &W) {
   // Everything the answer depends on, in canonical text: two pairs of
   // accesses with equal keys get the same answer and witness.
   std::string Key =
@@ -925,7 +654,8 @@ KernelRaceFinder::cachedDecide(const SharedAccess &A, const SharedAccess &B,
     Key += "|=" + ExactQuery::portableKey(Sym, StoredValues->first, KeyAtoms) +
            " " + ExactQuery::portableKey(Sym, StoredValues->second, KeyAtoms);
   // The witness's atoms, between this kernel's ids and positions in the key.
-  auto Translate = [](Witness &X, llvm::function_ref<unsigned(unsigned)> Map) {
+  auto Translate = [](RaceWitness &X,
+                      llvm::function_ref<unsigned(unsigned)> Map) {
     for (auto &Entry : X.Related)
       Entry.first = Map(Entry.first);
     for (auto *Values : {&X.LoopA, &X.LoopB, &X.Uniform})
@@ -938,10 +668,11 @@ KernelRaceFinder::cachedDecide(const SharedAccess &A, const SharedAccess &B,
     Translate(W, [&](unsigned Position) { return KeyAtoms[Position]; });
     return It->second.first;
   }
-  Verdict V = decide(A, B, Shape, S, Atoms, W);
+  RaceVerdict V = decide(A, B, Shape, S, Atoms, W);
   // Only a collision is worth asking again with the stored values apart:
   // most pairs never collide, and the enumeration says so fastest.
-  if (StoredValues && (V == Verdict::Definite || V == Verdict::Possible)) {
+  if (StoredValues &&
+      (V == RaceVerdict::Definite || V == RaceVerdict::Possible)) {
     CompareValues = true;
     V = decideExactly(A, B, Shape, S, Atoms, W);
     CompareValues = false;
@@ -949,7 +680,7 @@ KernelRaceFinder::cachedDecide(const SharedAccess &A, const SharedAccess &B,
   // Every atom of a witness is one the key describes; should one not be,
   // the answer is not shared.
   bool Portable = true;
-  Witness Stored = W;
+  RaceWitness Stored = W;
   Translate(Stored, [&](unsigned Atom) {
     const auto *Found = llvm::find(KeyAtoms, Atom);
     Portable &= Found != KeyAtoms.end();
@@ -965,7 +696,8 @@ KernelRaceFinder::cachedDecide(const SharedAccess &A, const SharedAccess &B,
 /// says the shape is not the one the kernel is written for.
 bool KernelRaceFinder::leavesVariable(const SharedAccess &X,
                                       const BlockShape &Shape,
-                                      const Witness &W, SolverPool &Solvers) {
+                                      const RaceWitness &W,
+                                      SolverPool &Solvers) {
   std::int64_t Size = Col.sizeOf(X.Var);
   ExactQuery Q(Sym, Options.QueryResourceLimit, &Solvers);
   Q.setShape(Shape);
@@ -982,12 +714,12 @@ bool KernelRaceFinder::leavesVariable(const SharedAccess &X,
                            Q.constant(Size)));
   Q.require(Outside);
   bool MayLeave = Q.check() != false;
-  charge(Q);
+  Work.charge(Q);
   return MayLeave;
 }
 
 bool KernelRaceFinder::rowsApart(const SharedAccess &A, const SharedAccess &B,
-                                 const BlockShape &Shape, const Scenario &S,
+                                 const BlockShape &Shape, const RaceScenario &S,
                                  llvm::ArrayRef<unsigned> Atoms,
                                  SolverPool &Solvers) {
   // The full question of decideExactly is F = E /\ C, with E the threads,
@@ -1011,7 +743,7 @@ bool KernelRaceFinder::rowsApart(const SharedAccess &A, const SharedAccess &B,
   // Nothing here relies on the lemma being true; that F may assume it is
   // rowLemma's argument.
   ExactQuery R(Sym, Options.QueryResourceLimit, &Solvers);
-  llvm::scope_exit ChargeR([&] { charge(R); });
+  llvm::scope_exit ChargeR([&] { Work.charge(R); });
   R.setShape(Shape);
   unsigned TA = R.addThread(), TB = R.addThread();
   llvm::SMTExprRef Lemma =
@@ -1028,10 +760,9 @@ bool KernelRaceFinder::rowsApart(const SharedAccess &A, const SharedAccess &B,
   return R.check() == false;
 }
 
-KernelRaceFinder::Verdict
-KernelRaceFinder::decideExactly(const SharedAccess &A, const SharedAccess &B,
-                                const BlockShape &Shape, const Scenario &S,
-                                llvm::ArrayRef<unsigned> Atoms, Witness &W) {
+RaceVerdict KernelRaceFinder::decideExactly(
+    const SharedAccess &A, const SharedAccess &B, const BlockShape &Shape,
+    const RaceScenario &S, llvm::ArrayRef<unsigned> Atoms, RaceWitness &W) {
   std::int64_t Size = Col.sizeOf(A.Var);
   struct Terms {
     unsigned TA = 0, TB = 0;
@@ -1104,7 +835,7 @@ KernelRaceFinder::decideExactly(const SharedAccess &A, const SharedAccess &B,
   if (!Shape.Relations.empty() &&
       ExactQuery::hasRowLemma(Sym, A.Offset, A.Width, B.Offset, B.Width) &&
       rowsApart(A, B, Shape, S, Atoms, Solvers))
-    return Verdict::None;
+    return RaceVerdict::None;
 
   // Q goes back to the pool as soon as its answer is read, so that the
   // questions after it (leavesVariable, the samples) reuse its context
@@ -1114,7 +845,7 @@ KernelRaceFinder::decideExactly(const SharedAccess &A, const SharedAccess &B,
   ExactQuery &Q = *Held;
   auto ReleaseQ = [&] {
     if (Held) {
-      charge(*Held);
+      Work.charge(*Held);
       Held.reset();
     }
   };
@@ -1165,27 +896,26 @@ KernelRaceFinder::decideExactly(const SharedAccess &A, const SharedAccess &B,
       W.Related.push_back({Atom, Q.modelValue(Term)});
   });
   if (!Answer)
-    return Verdict::Skip;
+    return RaceVerdict::Skip;
   if (!Answer->Found)
-    return Verdict::None;
+    return RaceVerdict::None;
   llvm::SmallVector<unsigned, 4> Unknowns = Q.genericUnknowns();
   ReleaseQ(); // Q is not used past this point.
-  if (Shape.Assumed &&
-      (leavesVariable(A, Shape, W, Solvers) ||
-       leavesVariable(B, Shape, W, Solvers)))
-    return Verdict::Skip;
+  if (Shape.Assumed && (leavesVariable(A, Shape, W, Solvers) ||
+                        leavesVariable(B, Shape, W, Solvers)))
+    return RaceVerdict::Skip;
   if (!Answer->Certain)
-    return Verdict::Possible;
+    return RaceVerdict::Possible;
   // Certain also means: at each representative value of the unknowns at
   // which both accesses run in bounds, they collide (a race only for n in
   // a window of the block's range is possible, not certain).
   if (Unknowns.empty())
-    return Verdict::Definite;
+    return RaceVerdict::Definite;
   // One incremental solver for all samples, each in a scope of its own:
   // a fresh solver per question cost most of the time of kernels with many
   // such pairs (GROMACS's foreign-lambda kernels), for the same answers.
   ExactQuery P(Sym, Options.QueryResourceLimit, &Solvers);
-  llvm::scope_exit ChargeP([&] { charge(P); });
+  llvm::scope_exit ChargeP([&] { Work.charge(P); });
   Terms PT = Encode(P);
   // Encoding a term can add range constraints, which must not go with a
   // popped scope: everything the scopes use is encoded first.
@@ -1208,232 +938,13 @@ KernelRaceFinder::decideExactly(const SharedAccess &A, const SharedAccess &B,
     if (Races == false) {
       std::optional<bool> BothRun = P.check();
       if (BothRun != false)
-        return Verdict::Possible; // Both run, yet no collision.
+        return RaceVerdict::Possible; // Both run, yet no collision.
     }
     P.pop();
     if (!Races)
-      return Verdict::Possible;
+      return RaceVerdict::Possible;
   }
-  return Verdict::Definite;
-}
-
-void KernelRaceFinder::walk(const CFGBlock *From, unsigned FromIndex,
-                            bool StopAtWarpSync, ReachSet &Out,
-                            ClosedEdge Closed) const {
-  // Breadth-first over (block, went round a loop) from just after element
-  // FromIndex of From, stopping at barriers.
-  llvm::DenseSet<std::pair<const CFGBlock *, unsigned>> Seen;
-  struct Item {
-    const CFGBlock *Block;
-    unsigned Index;
-    bool Crossed;
-    bool FirstTest;
-    bool Moved; // Closed.Loop's counters may have changed.
-  };
-  // FirstTest: the block is the test of a loop of FirstTestEntries, reached
-  // from outside the loop (not by its back edge), so the exit edge is not
-  // taken: the path runs the body and meets the barriers in it. A walk that
-  // starts in such a test may be past its first pass and leaves both ways.
-  std::deque<Item> Queue{{From, FromIndex, false, false, false}};
-  while (!Queue.empty()) {
-    Item Cur = Queue.front();
-    Queue.pop_front();
-    bool Stopped = false;
-    unsigned Index = 0;
-    for (const CFGElement &Element : *Cur.Block) {
-      if (++Index <= Cur.Index)
-        continue;
-      auto CS = Element.getAs<CFGStmt>();
-      if (!CS)
-        continue;
-      const SyncPoint *Sync = Col.syncAt(CS->getStmt());
-      bool Stops = Sync && (Sync->Block || StopAtWarpSync);
-      // A call that holds a barrier: only the helper's accesses before its
-      // first barrier are reached.
-      auto At = AccessesAt.find(CS->getStmt());
-      if (At != AccessesAt.end())
-        for (unsigned I : At->second)
-          if (!Stops || Accesses[I].Segment != CallSegment::AfterBarrier)
-            Out[I] |= (Cur.Crossed ? 2 : 1) | (!Closed.Loop  ? 0
-                                               : Cur.Moved   ? MovedBit
-                                               : Cur.Crossed ? StayedBit
-                                                             : 0);
-      if (Stops) {
-        Stopped = true;
-        break;
-      }
-    }
-    if (Stopped)
-      continue;
-    const Stmt *Round = Cur.Block->getLoopTarget();
-    bool Crossed = Cur.Crossed || Round;
-    bool Moved = Cur.Moved || (Round && (!Closed.Loop || Round == Closed.Loop ||
-                                         !isInside(Round, Closed.Loop)));
-    // The else edge of a branch that repeats its loop's condition is never
-    // taken: it must not carry accesses past the barrier on the other edge.
-    const auto *If = dyn_cast_or_null<IfStmt>(Cur.Block->getTerminatorStmt());
-    bool OnlyThen = (If && ImpliedBranches.count(If)) || Cur.FirstTest;
-    for (const CFGBlock *Succ : Cur.Block->succs()) {
-      if (OnlyThen && Succ != *Cur.Block->succ_begin())
-        break;
-      if (!Succ ||
-          (!Moved && Cur.Block == Closed.Branch && Succ == Closed.Succ))
-        continue;
-      bool FirstTest = FirstTestEntries.lookup(Succ) == Cur.Block;
-      if (!Seen.insert({Succ, (Crossed ? 1u : 0u) | (FirstTest ? 2u : 0u) |
-                                  (Moved ? 4u : 0u)})
-               .second)
-        continue;
-      Queue.push_back({Succ, 0, Crossed, FirstTest, Moved});
-    }
-  }
-}
-
-const KernelRaceFinder::ReachSet &
-KernelRaceFinder::skipWalk(const CFGBlock *From, unsigned FromIndex,
-                           unsigned Branch, int ClosedSucc,
-                           bool StopAtWarpSync) const {
-  auto Key = std::make_tuple(From->getBlockID(), FromIndex, Branch, ClosedSucc,
-                             StopAtWarpSync);
-  auto It = SkipWalks.find(Key);
-  if (It != SkipWalks.end())
-    return It->second;
-  const BarrierBranch &BB = BarrierBranches[Branch];
-  ReachSet Out;
-  if (ClosedSucc < 0)
-    walk(From, FromIndex, StopAtWarpSync, Out, {nullptr, nullptr, BB.Innermost});
-  else
-    walk(From, FromIndex, StopAtWarpSync, Out,
-         {BB.Branch, *(BB.Branch->succ_begin() + ClosedSucc), BB.Innermost});
-  return SkipWalks.emplace(Key, std::move(Out)).first->second;
-}
-
-std::optional<KernelRaceFinder::SkipCut>
-KernelRaceFinder::barrierSkip(const CFGBlock *From, unsigned FromIndex,
-                              const Stmt *Anchor, unsigned To, bool OnB) const {
-  // A cut: when, with one of a branch's edges closed, the walk no longer
-  // reaches To after going round the branch's loop, every such way takes
-  // that edge, in the anchor's iteration (no round of the loop yet).
-  for (unsigned BI = 0; BI < BarrierBranches.size(); ++BI) {
-    const BarrierBranch &BB = BarrierBranches[BI];
-    const Stmt *Terminator = BB.Branch->getTerminatorStmt();
-    if (!isInside(Anchor, BB.Innermost) || !isInside(Terminator, BB.Innermost))
-      continue;
-    const ReachSet &Open = skipWalk(From, FromIndex, BI, -1, false);
-    if (!(bits(Open, To) & MovedBit))
-      continue;
-    bool Polarity = true; // The first successor is the true edge.
-    int SuccIndex = 0;
-    for (const CFGBlock *Succ : BB.Branch->succs()) {
-      if (Succ &&
-          !(bits(skipWalk(From, FromIndex, BI, SuccIndex, false), To) &
-            MovedBit)) {
-        SkipCut Cut;
-        Cut.Skip = {BB.Condition, Polarity, BB.Counter, OnB};
-        Cut.SameIterationToo = bits(Open, To) & StayedBit;
-        Cut.WarpRound =
-            bits(skipWalk(From, FromIndex, BI, -1, true), To) & MovedBit;
-        return Cut;
-      }
-      Polarity = false;
-      ++SuccIndex;
-    }
-  }
-  return std::nullopt;
-}
-
-void KernelRaceFinder::computeConcurrency() {
-  // A loop test has two predecessors, the block before the loop and the
-  // one its back edge leaves from (marked with the loop as its target);
-  // anything else (an increment that branches) is left alone.
-  for (const CFGBlock *B : Deps.getCFG()) {
-    const Stmt *Test = B->getTerminatorStmt();
-    if (!isa_and_nonnull<ForStmt, WhileStmt>(Test) || B->pred_size() != 2)
-      continue;
-    const CFGBlock *First = *B->pred_begin(), *Second = *(B->pred_begin() + 1);
-    if (First && First->getLoopTarget() == Test)
-      std::swap(First, Second);
-    if (First && Second && Second->getLoopTarget() == Test &&
-        First->getLoopTarget() != Test && loopRunsAtLeastOnce(Test, Context))
-      FirstTestEntries[B] = First;
-  }
-  for (unsigned I = 0; I < Accesses.size(); ++I)
-    AccessesAt[Accesses[I].Anchor].push_back(I);
-  Reach.assign(Accesses.size(), ReachSet());
-  WarpReach = Reach;
-  DivergencesOf.assign(Accesses.size(), {});
-  for (unsigned I = 0; I < Accesses.size(); ++I) {
-    // What a helper does before its barrier reaches nothing past the call.
-    if (Accesses[I].Segment == CallSegment::BeforeBarrier)
-      continue;
-    walk(Accesses[I].Block, Accesses[I].Index, false, Reach[I]);
-    walk(Accesses[I].Block, Accesses[I].Index, true, WarpReach[I]);
-  }
-  for (const CFGBlock *B : Deps.getCFG()) {
-    // An `if`, not a loop's condition: leaving a loop is not skipping a
-    // barrier in the iteration.
-    if (B->succ_size() != 2 || (Deps.getConditionDeps(B) & dep::Thread) ||
-        !isa_and_nonnull<IfStmt>(B->getTerminatorStmt()))
-      continue;
-    bool GuardsBarrier = llvm::any_of(B->succs(), [&](const CFGBlock *Succ) {
-      return Succ && llvm::any_of(*Succ, [&](const CFGElement &Element) {
-               auto CS = Element.getAs<CFGStmt>();
-               const SyncPoint *Sync = CS ? Col.syncAt(CS->getStmt()) : nullptr;
-               return Sync && Sync->Block;
-             });
-    });
-    if (!GuardsBarrier)
-      continue;
-    const auto *Condition = dyn_cast<Expr>(B->getTerminatorCondition());
-    if (!Condition)
-      continue;
-    BarrierBranch BB;
-    BB.Branch = B;
-    BB.Condition = Sym.translate(Condition);
-    if (Sym.isUnknown(BB.Condition) || Sym.usesThread(BB.Condition))
-      continue;
-    llvm::SmallVector<unsigned, 2> ConditionAtoms;
-    Sym.collectAtoms(BB.Condition, ConditionAtoms);
-    // Over unknown uniform values the branch may skip its barrier in every
-    // iteration: only loop counters say in which it does.
-    if (ConditionAtoms.empty() ||
-        llvm::any_of(ConditionAtoms, [&](unsigned Atom) {
-          const SymAtom &Info = Sym.atoms()[Atom];
-          return !Info.isLoopCounter() || Info.IterationNumber;
-        }))
-      continue;
-    for (unsigned Atom : ConditionAtoms) {
-      const Stmt *Loop = Sym.atoms()[Atom].Loop;
-      if (llvm::all_of(ConditionAtoms, [&](unsigned Other) {
-            return isInside(Loop, Sym.atoms()[Other].Loop);
-          })) {
-        BB.Innermost = Loop;
-        BB.Counter = Atom;
-      }
-    }
-    if (!BB.Innermost)
-      continue;
-    BarrierBranches.push_back(BB);
-  }
-  for (const CFGBlock *B : Deps.getCFG()) {
-    if (B->succ_size() < 2 || !(Deps.getConditionDeps(B) & dep::Thread))
-      continue;
-    Divergence D;
-    D.Branch = B;
-    for (const CFGBlock *Succ : B->succs()) {
-      D.Sides.emplace_back();
-      D.WarpSides.emplace_back();
-      if (!Succ)
-        continue;
-      walk(Succ, 0, false, D.Sides.back());
-      walk(Succ, 0, true, D.WarpSides.back());
-    }
-    for (const ReachSet &Side : D.Sides)
-      for (const auto &Entry : Side)
-        if (!llvm::is_contained(DivergencesOf[Entry.first], Divergences.size()))
-          DivergencesOf[Entry.first].push_back(Divergences.size());
-    Divergences.push_back(std::move(D));
-  }
+  return RaceVerdict::Definite;
 }
 
 /// The local variable an lvalue names or is part of (`v`, `v[j]`, `v.x`,
@@ -1864,7 +1375,8 @@ bool KernelRaceFinder::isBefore(const SharedAccess &A,
 constexpr double EnumerationLimit = 1 << 18;
 
 SharedRace KernelRaceFinder::raceBetween(const SharedAccess &First,
-                                         const SharedAccess &Second, Verdict V,
+                                         const SharedAccess &Second,
+                                         RaceVerdict V,
                                          const BlockShape &Shape) const {
   SharedRace Race;
   Race.Kernel = Kernel;
@@ -1878,15 +1390,15 @@ SharedRace KernelRaceFinder::raceBetween(const SharedAccess &First,
   Race.Order = !Second.writes()  ? SharedRace::ReadAfterWrite
                : !First.writes() ? SharedRace::WriteAfterRead
                                  : SharedRace::WriteAfterWrite;
-  Race.Possible = V == Verdict::Possible;
+  Race.Possible = V == RaceVerdict::Possible;
   Race.Shape = Shape;
   return Race;
 }
 
-KernelRaceFinder::Verdict
+RaceVerdict
 KernelRaceFinder::decide(const SharedAccess &A, const SharedAccess &B,
-                         const BlockShape &Shape, const Scenario &S,
-                         llvm::ArrayRef<unsigned> Atoms, Witness &W) {
+                         const BlockShape &Shape, const RaceScenario &S,
+                         llvm::ArrayRef<unsigned> Atoms, RaceWitness &W) {
   const auto &AllAtoms = Sym.atoms();
   llvm::SmallVector<unsigned, 4> AtomsOfA, AtomsOfB;
   Sym.collectAtoms(A.Offset, AtomsOfA);
@@ -1930,7 +1442,7 @@ KernelRaceFinder::decide(const SharedAccess &A, const SharedAccess &B,
     for (const Axis &Ax : Loops)
       Listed.push_back({Ax.Atom, Ax.Values});
     if (offsetsApart(A, B, Shape, S, Bound, Listed))
-      return Verdict::None;
+      return RaceVerdict::None;
     return decideExactly(A, B, Shape, S, Atoms, W);
   }
   const unsigned SampleCombos = sampleCombinations(Sampled.size());
@@ -1978,10 +1490,8 @@ KernelRaceFinder::decide(const SharedAccess &A, const SharedAccess &B,
             return false;
         }
         // Evaluate.
-        if (Budget < std::uint64_t(2 * Threads))
+        if (!Work.enumerate(2 * Threads))
           return false;
-        Budget -= 2 * Threads;
-        Work += 2 * Threads;
         Touch.clear();
         for (std::int64_t T = 0; T < Threads; ++T) {
           SymEnv Env = EnvFor(T, AtomsA);
@@ -2091,16 +1601,17 @@ KernelRaceFinder::decide(const SharedAccess &A, const SharedAccess &B,
     if (Loop(0))
       ++Raced;
     else if (Combo == 0 && Raced == 0 && SampleCombos == 1)
-      return Verdict::None;
+      return RaceVerdict::None;
   }
   if (Raced == 0)
-    return Verdict::None;
-  return Raced == SampleCombos ? Verdict::Definite : Verdict::Possible;
+    return RaceVerdict::None;
+  return Raced == SampleCombos ? RaceVerdict::Definite : RaceVerdict::Possible;
 }
 
 bool KernelRaceFinder::offsetsApart(
     const SharedAccess &A, const SharedAccess &B, const BlockShape &Shape,
-    const Scenario &S, llvm::ArrayRef<std::pair<unsigned, std::int64_t>> Bound,
+    const RaceScenario &S,
+    llvm::ArrayRef<std::pair<unsigned, std::int64_t>> Bound,
     llvm::ArrayRef<std::pair<unsigned, llvm::ArrayRef<std::int64_t>>> Listed) {
   // decideExactly asks for a model of F: two distinct threads (of two warps
   // when asked) in the block, each access's guards, in-bounds offsets,
@@ -2136,8 +1647,8 @@ bool KernelRaceFinder::offsetsApart(
     for (unsigned Atom : Used) {
       if (llvm::any_of(Bound, [&](const auto &B) { return B.first == Atom; }))
         continue;
-      const auto *It = llvm::find_if(
-          Listed, [&](const auto &L) { return L.first == Atom; });
+      const auto *It =
+          llvm::find_if(Listed, [&](const auto &L) { return L.first == Atom; });
       if (It == Listed.end())
         return false;
       Out.Axes.push_back(*It);
@@ -2153,10 +1664,8 @@ bool KernelRaceFinder::offsetsApart(
     return false;
   // One unit per thread evaluated, as decide's enumeration counts.
   std::uint64_t Cost = std::uint64_t(SideA.Evaluations + SideB.Evaluations);
-  if (Budget < Cost)
+  if (!Work.enumerate(Cost))
     return false;
-  Budget -= Cost;
-  Work += Cost;
 
   std::vector<std::int64_t> Values(Sym.atoms().size(), 0);
   for (const auto &[Atom, Value] : Bound)
@@ -2164,27 +1673,27 @@ bool KernelRaceFinder::offsetsApart(
   // Calls Visit(thread, offset) for every thread and every combination of
   // the side's listed values; false when an offset has no 32-bit value or
   // Visit says stop.
-  auto ForEach = [&](const Side &Side,
-                     llvm::function_ref<bool(std::int64_t, std::int64_t)>
-                         Visit) {
-    llvm::SmallVector<unsigned, 2> Pick(Side.Axes.size(), 0);
-    while (true) {
-      for (unsigned I = 0; I < Side.Axes.size(); ++I)
-        Values[Side.Axes[I].first] = Side.Axes[I].second[Pick[I]];
-      for (std::int64_t T = 0; T < Threads; ++T) {
-        std::optional<std::int64_t> Offset = Sym.evaluate32(
-            Side.X->Offset,
-            SharedAccessCollector::envFor(T, Shape, Values.data()));
-        if (!Offset || !Visit(T, *Offset))
-          return false;
-      }
-      unsigned I = 0;
-      while (I < Pick.size() && ++Pick[I] == Side.Axes[I].second.size())
-        Pick[I++] = 0;
-      if (I == Pick.size())
-        return true;
-    }
-  };
+  auto ForEach =
+      [&](const Side &Side,
+          llvm::function_ref<bool(std::int64_t, std::int64_t)> Visit) {
+        llvm::SmallVector<unsigned, 2> Pick(Side.Axes.size(), 0);
+        while (true) {
+          for (unsigned I = 0; I < Side.Axes.size(); ++I)
+            Values[Side.Axes[I].first] = Side.Axes[I].second[Pick[I]];
+          for (std::int64_t T = 0; T < Threads; ++T) {
+            std::optional<std::int64_t> Offset = Sym.evaluate32(
+                Side.X->Offset,
+                SharedAccessCollector::envFor(T, Shape, Values.data()));
+            if (!Offset || !Visit(T, *Offset))
+              return false;
+          }
+          unsigned I = 0;
+          while (I < Pick.size() && ++Pick[I] == Side.Axes[I].second.size())
+            Pick[I++] = 0;
+          if (I == Pick.size())
+            return true;
+        }
+      };
   ByteTouchers Touch(S.DifferentWarpsOnly);
   if (!ForEach(SideA, [&](std::int64_t T, std::int64_t Offset) {
         for (std::int64_t Byte = Offset; Byte < Offset + A.Width; ++Byte)
@@ -2274,10 +1783,12 @@ KernelRaceFinder::dataIndex(const SharedAccess &Atomic) const {
   return Index;
 }
 
-KernelRaceFinder::Verdict KernelRaceFinder::decideDataIndexed(
-    const SharedAccess &Plain, const SharedAccess &Atomic,
-    const DataIndex &Index, const BlockShape &Shape, bool DifferentWarpsOnly,
-    DataWitness &W) {
+RaceVerdict KernelRaceFinder::decideDataIndexed(const SharedAccess &Plain,
+                                                const SharedAccess &Atomic,
+                                                const DataIndex &Index,
+                                                const BlockShape &Shape,
+                                                bool DifferentWarpsOnly,
+                                                DataWitness &W) {
   // Enumerated, not asked of the solver: "some thread's atomic collides
   // with another thread's access whatever the data" is a for-all over the
   // data between two exists (the thread, the other thread), which the
@@ -2316,7 +1827,7 @@ KernelRaceFinder::Verdict KernelRaceFinder::decideDataIndexed(
           Uniform.push_back(Atom);
         continue;
       }
-      if (loopHasBarrier(Info.Loop))
+      if (Concurrency.loopHasBarrier(Info.Loop))
         return false;
       std::vector<std::int64_t> Values;
       if (Info.IterationNumber)
@@ -2335,11 +1846,11 @@ KernelRaceFinder::Verdict KernelRaceFinder::decideDataIndexed(
   std::uint64_t PlainCombinations = 1, AtomicCombinations = 1;
   if (!Gather(Plain, true, PlainLoops, PlainCombinations) ||
       !Gather(Atomic, false, AtomicLoops, AtomicCombinations))
-    return Verdict::Skip;
+    return RaceVerdict::Skip;
   const std::int64_t Threads = Shape.threads();
   if ((PlainCombinations + AtomicCombinations) * Threads > (1u << 20) ||
       Threads * Index.Values > (1u << 20))
-    return Verdict::Skip;
+    return RaceVerdict::Skip;
   std::int64_t Size = Col.sizeOf(Plain.Var);
   llvm::SmallVector<std::int64_t, 4> Samples;
   if (Uniform.empty())
@@ -2413,9 +1924,9 @@ KernelRaceFinder::Verdict KernelRaceFinder::decideDataIndexed(
     // Under an assumed shape, an access that leaves its variable says the
     // shape is not the one the kernel is written for.
     if (LeavesVariable && Shape.Assumed)
-      return Verdict::Skip;
+      return RaceVerdict::Skip;
     if (Undecided)
-      return Verdict::Skip;
+      return RaceVerdict::Skip;
     if (Runs.none() || Touch.empty())
       continue; // Not both run at this sample.
     ++Relevant;
@@ -2461,8 +1972,8 @@ KernelRaceFinder::Verdict KernelRaceFinder::decideDataIndexed(
     Certain += CertainHere;
   }
   if (!Collides)
-    return Verdict::None;
-  return Certain == Relevant ? Verdict::Definite : Verdict::Possible;
+    return RaceVerdict::None;
+  return Certain == Relevant ? RaceVerdict::Definite : RaceVerdict::Possible;
 }
 
 bool KernelRaceFinder::checkDataIndexedPair(unsigned IA, unsigned IB,
@@ -2478,33 +1989,16 @@ bool KernelRaceFinder::checkDataIndexedPair(unsigned IA, unsigned IB,
   std::optional<DataIndex> Index = dataIndex(Atomic);
   if (!Index)
     return false;
-  // In flight together: one reached from the other with no block barrier,
-  // or the two sides of a divergence; with only warp syncs between, only
-  // threads of two warps.
-  bool Concurrent = false, WarpConcurrent = false;
-  for (auto [From, To] : {std::pair(IA, IB), std::pair(IB, IA)}) {
-    Concurrent |= bits(Reach[From], To) != 0;
-    WarpConcurrent |= bits(WarpReach[From], To) != 0;
-  }
-  for (unsigned DI : DivergencesOf[IA]) {
-    if (!llvm::is_contained(DivergencesOf[IB], DI))
-      continue;
-    const Divergence &D = Divergences[DI];
-    for (unsigned SA = 0; SA < D.Sides.size(); ++SA)
-      for (unsigned SB = 0; SB < D.Sides.size(); ++SB)
-        if (SA != SB && bits(D.Sides[SA], IA) && bits(D.Sides[SB], IB)) {
-          Concurrent = true;
-          WarpConcurrent |=
-              bits(D.WarpSides[SA], IA) && bits(D.WarpSides[SB], IB);
-        }
-  }
+  PairConcurrency InFlight = Concurrency.concurrent(IA, IB);
+  bool Concurrent = InFlight.Concurrent,
+       WarpConcurrent = InFlight.WarpConcurrent;
   if (!Concurrent || IA == IB)
     return true;
   DataWitness W;
-  Verdict V =
+  RaceVerdict V =
       decideDataIndexed(Plain, Atomic, *Index, Shape, !WarpConcurrent, W);
-  if (V == Verdict::None || V == Verdict::Skip ||
-      (V == Verdict::Possible && !Options.ReportPossibleRaces))
+  if (V == RaceVerdict::None || V == RaceVerdict::Skip ||
+      (V == RaceVerdict::Possible && !Options.ReportPossibleRaces))
     return true;
 
   bool PlainFirst = isBefore(Plain, Atomic);
@@ -2527,13 +2021,13 @@ bool KernelRaceFinder::checkDataIndexedPair(unsigned IA, unsigned IB,
       (Plain.writes() ? " writes " : " reads ") + Element + " and thread " +
       AtomicThread + "'s atomic hits it for data with '" + Spelling +
       "' == " + std::to_string(W.Element);
-  if (V == Verdict::Definite)
+  if (V == RaceVerdict::Definite)
     Race.Witness += "; another thread touches every element '" + Spelling +
                     "' can select, so the race happens whatever the data";
   for (const auto &[Atom, Value] : W.Uniform)
     Race.Witness += (&Atom == &W.Uniform.front().first ? ", when '" : ", '") +
                     Sym.atoms()[Atom].Name + "' = " + std::to_string(Value);
-  if (WarpConcurrent && V == Verdict::Definite)
+  if (WarpConcurrent && V == RaceVerdict::Definite)
     Race.InsertBarrierBefore = certainBarrierPlace(First, Second);
   Reported.insert(Second.E);
   Handler.handleRace(Race);
@@ -2603,224 +2097,17 @@ void KernelRaceFinder::checkPair(unsigned IA, unsigned IB,
     for (const auto &Guard : X->Guards)
       Sym.collectAtoms(Guard.first, Atoms);
 
-  // How the two accesses can be in flight at once: the same statement in
-  // two threads, one reached from the other with no barrier between, or
-  // the two sides of a thread-dependent branch.
-  enum PathKind { Self, AThenB, BThenA, Diverged };
-  struct Path {
-    PathKind Kind;
-    unsigned CrossA = 0, CrossB = 0; // Went round a loop to get there.
-    const CFGBlock *Branch = nullptr;
-    bool Warp = false; // Also with no warp-level sync between.
-    std::optional<BarrierSkip> Skip = {};
-    bool WarpRound = false;
-    /// The loop counter (atom) that stays in the same iteration.
-    int SameIterationOf = -1;
-  };
-  llvm::SmallVector<Path, 6> Paths;
-  if (IA == IB)
-    Paths.push_back({Self, 0, 0, nullptr, true});
-  else if (A.Anchor == B.Anchor &&
-           A.Segment == B.Segment) // Two accesses inside one inlined call.
-    Paths.push_back({AThenB, 0, 0, nullptr, true});
-  // A way round a loop through a barrier branch splits in two: round that
-  // loop, where the branch's condition must skip the barrier, and round
-  // inner loops only, in the same iteration of it.
-  auto AddPath = [&](Path P, const CFGBlock *From, unsigned FromIndex,
-                     const Stmt *Anchor, unsigned To, bool OnB) {
-    std::optional<SkipCut> Cut =
-        BarrierBranches.empty() ? std::nullopt
-                                : barrierSkip(From, FromIndex, Anchor, To, OnB);
-    if (!Cut) {
-      Paths.push_back(P);
+  llvm::SmallVector<RaceScenario, 4> Scenarios =
+      Concurrency.scenarios(IA, IB, Atoms, SameValueInWarp);
+
+  for (const RaceScenario &S : Scenarios) {
+    if (Work.overBudget())
       return;
-    }
-    if (Cut->SameIterationToo) {
-      Path Stay = P;
-      Stay.SameIterationOf = Cut->Skip.Counter;
-      Paths.push_back(Stay);
-    }
-    P.Skip = Cut->Skip;
-    P.WarpRound = Cut->WarpRound;
-    Paths.push_back(P);
-  };
-  for (unsigned Bit = 1; Bit <= 2; ++Bit) {
-    if (bits(Reach[IA], IB) & Bit) {
-      Path P{AThenB, 0, Bit - 1, nullptr, (bits(WarpReach[IA], IB) & Bit) != 0};
-      if (Bit == 2)
-        AddPath(P, A.Block, A.Index, A.E, IB, false);
-      else
-        Paths.push_back(P);
-    }
-    if (IA != IB && (bits(Reach[IB], IA) & Bit)) {
-      Path P{BThenA, Bit - 1, 0, nullptr, (bits(WarpReach[IB], IA) & Bit) != 0};
-      if (Bit == 2)
-        AddPath(P, B.Block, B.Index, B.E, IA, true);
-      else
-        Paths.push_back(P);
-    }
-  }
-  for (unsigned DI : DivergencesOf[IA]) {
-    if (!llvm::is_contained(DivergencesOf[IB], DI))
+    RaceWitness W;
+    RaceVerdict V = cachedDecide(A, B, Shape, S, Atoms, W);
+    if (V == RaceVerdict::None || V == RaceVerdict::Skip)
       continue;
-    const Divergence &D = Divergences[DI];
-    for (unsigned SA = 0; SA < D.Sides.size(); ++SA)
-      for (unsigned SB = 0; SB < D.Sides.size(); ++SB) {
-        if (SA == SB)
-          continue;
-        for (unsigned BitA = 1; BitA <= 2; ++BitA)
-          for (unsigned BitB = 1; BitB <= 2; ++BitB)
-            if ((bits(D.Sides[SA], IA) & BitA) &&
-                (bits(D.Sides[SB], IB) & BitB)) {
-              // A warp sync on one side orders nothing for a lane that
-              // reached its access with no sync on the other side and may
-              // then leave the kernel unsynced (softmax_forward_kernel7's
-              // `if (tid >= C) { maxvals[w] = -INFINITY; return; }` against
-              // lane 0's store after the warp reduction).
-              bool WarpA = bits(D.WarpSides[SA], IA) & BitA;
-              bool WarpB = bits(D.WarpSides[SB], IB) & BitB;
-              bool Unordered = (WarpA && leavesUnsynced(IA)) ||
-                               (WarpB && leavesUnsynced(IB));
-              Path P{Diverged, BitA - 1, BitB - 1, D.Branch,
-                     (WarpA && WarpB) || Unordered};
-              // An access reached without going round a loop is in the
-              // divergence's iteration: the other's way is the one to cut.
-              bool AnchorA = BitA == 1;
-              const CFGBlock *Succ =
-                  *(D.Branch->succ_begin() + (AnchorA ? SB : SA));
-              if (BitA == BitB || !Succ)
-                Paths.push_back(P);
-              else
-                AddPath(P, Succ, 0, AnchorA ? A.E : B.E, AnchorA ? IB : IA,
-                        !AnchorA);
-            }
-      }
-  }
-  if (Paths.empty())
-    return;
-  bool AnyWarpPath = llvm::any_of(Paths, [](const Path &P) { return P.Warp; });
-
-  llvm::SmallVector<Scenario, 4> Scenarios;
-  // Going round a loop that does not hold both accesses says nothing about
-  // their order.
-  bool SharedLoop = false;
-  for (const Stmt *Cur = Parents.getParent(A.E); Cur && !SharedLoop;
-       Cur = Parents.getParent(Cur))
-    if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(Cur) &&
-        isInside(B.E, Cur))
-      SharedLoop = true;
-  if (!SharedLoop)
-    for (Path &P : Paths)
-      P.CrossA = P.CrossB = 0;
-
-  // The conditions' loop counters take part in the question like the
-  // accesses' own.
-  for (const Path &P : Paths)
-    if (P.Skip)
-      Sym.collectAtoms(P.Skip->Condition, Atoms);
-
-  for (const Path &P : Paths) {
-    Scenario S;
-    S.Skip = P.Skip;
-    // Round the branch's loop, a warp sync on the barrier-free side orders
-    // the lanes of a warp.
-    S.DifferentWarpsOnly =
-        !AnyWarpPath || SameValueInWarp || (P.Skip && !P.WarpRound);
-    S.Order = P.Kind == AThenB ? 1
-              : P.Kind == BThenA
-                  ? -1
-                  : static_cast<int>(P.CrossB) - static_cast<int>(P.CrossA);
-    S.LaterIteration = P.Kind == AThenB   ? P.CrossB
-                       : P.Kind == BThenA ? P.CrossA
-                                          : P.CrossA != P.CrossB;
-    for (unsigned Atom : Atoms) {
-      const SymAtom &Info = Sym.atoms()[Atom];
-      int Relation = 2;
-      if (Info.isLoopCounter() && loopHasBarrier(Info.Loop)) {
-        bool InA = isInside(A.E, Info.Loop), InB = isInside(B.E, Info.Loop);
-        switch (P.Kind) {
-        case Self:
-          Relation = 0;
-          break;
-        case AThenB:
-          // Going round a loop whose body holds a barrier as a plain
-          // statement passes that barrier: a barrier-free way round is an
-          // inner loop's, in the same iteration of this one.
-          Relation = InA && InB
-                         ? (P.CrossB && roundPassesBarrier(Info.Loop, A.E, B.E)
-                                ? 0
-                                : static_cast<int>(P.CrossB))
-                     : InA ? 6
-                     : InB ? 9
-                           : 2;
-          break;
-        case BThenA:
-          Relation = InA && InB
-                         ? (P.CrossA && roundPassesBarrier(Info.Loop, B.E, A.E)
-                                ? 0
-                                : -static_cast<int>(P.CrossA))
-                     : InB ? 8
-                     : InA ? 7
-                           : 2;
-          break;
-        case Diverged: {
-          bool InBranch = isInside(P.Branch->getTerminatorStmt(), Info.Loop);
-          // Entered after the branch, a loop whose every round passes a
-          // barrier of its body is in its first iteration on both sides:
-          // the sides' walks stop at barriers. Having gone round another
-          // loop on the way (a grid-strided loop before it) says nothing
-          // about this one.
-          if (InA && InB && InBranch)
-            Relation = static_cast<int>(P.CrossB) - static_cast<int>(P.CrossA);
-          else if (InA && InB &&
-                   ((!P.CrossA && !P.CrossB) ||
-                    (roundPassesBarrier(Info.Loop, A.E, A.E) &&
-                     roundPassesBarrier(Info.Loop, B.E, B.E))))
-            Relation = 3;
-          // The same for one access in the loop and the other past it.
-          else if (InA && !InB && !InBranch &&
-                   (!P.CrossA || roundPassesBarrier(Info.Loop, A.E, A.E)))
-            Relation = 7;
-          else if (InB && !InA && !InBranch &&
-                   (!P.CrossB || roundPassesBarrier(Info.Loop, B.E, B.E)))
-            Relation = 9;
-          break;
-        }
-        }
-      }
-      if (static_cast<int>(Atom) == P.SameIterationOf)
-        Relation = 0;
-      S.Relation.push_back(Relation);
-    }
-    // The branch's condition is stated for the next or previous iteration
-    // only.
-    if (S.Skip) {
-      int Relation =
-          S.Relation[llvm::find(Atoms, S.Skip->Counter) - Atoms.begin()];
-      if (Relation != 1 && Relation != -1) {
-        S.Skip.reset();
-        S.DifferentWarpsOnly = !AnyWarpPath || SameValueInWarp;
-      }
-    }
-    bool Seen = false;
-    for (const Scenario &Other : Scenarios)
-      if (Other.Relation == S.Relation && Other.Order == S.Order &&
-          Other.LaterIteration == S.LaterIteration &&
-          Other.DifferentWarpsOnly == S.DifferentWarpsOnly &&
-          Other.Skip == S.Skip)
-        Seen = true;
-    if (!Seen)
-      Scenarios.push_back(S);
-  }
-
-  for (const Scenario &S : Scenarios) {
-    if (overBudget())
-      return;
-    Witness W;
-    Verdict V = cachedDecide(A, B, Shape, S, Atoms, W);
-    if (V == Verdict::None || V == Verdict::Skip)
-      continue;
-    if (V == Verdict::Possible && !Options.ReportPossibleRaces)
+    if (V == RaceVerdict::Possible && !Options.ReportPossibleRaces)
       continue;
 
     // Which access comes second: the one in the later iteration, else the
@@ -2921,43 +2208,19 @@ void KernelRaceFinder::checkPair(unsigned IA, unsigned IB,
 
 void KernelRaceFinder::run(llvm::ArrayRef<BlockShape> Shapes,
                            llvm::ArrayRef<ArgumentRelation> Relations) {
-  if (llvm::none_of(Accesses, [](const SharedAccess &A) { return A.writes(); }))
-    return;
-  computeConcurrency();
-  // Only pairs that can be in flight together, in the order the quadratic
-  // loop over all pairs used to visit them: an access with itself, one
-  // reached from another, the two sides of a divergence, two accesses of
-  // one inlined call.
-  std::set<std::pair<unsigned, unsigned>> Candidates;
-  auto Add = [&](unsigned I, unsigned J) {
-    Candidates.insert({std::min(I, J), std::max(I, J)});
-  };
-  for (unsigned I = 0; I < Accesses.size(); ++I) {
-    Add(I, I);
-    for (const auto &Entry : Reach[I])
-      Add(I, Entry.first);
-  }
-  for (const Divergence &D : Divergences)
-    for (unsigned SA = 0; SA < D.Sides.size(); ++SA)
-      for (unsigned SB = SA + 1; SB < D.Sides.size(); ++SB)
-        for (const auto &A : D.Sides[SA])
-          for (const auto &B : D.Sides[SB])
-            Add(A.first, B.first);
-  for (const auto &Entry : AccessesAt)
-    for (unsigned I : Entry.second)
-      for (unsigned J : Entry.second)
-        Add(I, J);
+  std::set<std::pair<unsigned, unsigned>> Candidates =
+      Concurrency.candidatePairs();
   for (BlockShape Shape : Col.candidateShapes(Shapes, Options.Assumed)) {
     // Relations hold whatever the shape: assumed shapes get them too.
     if (Shape.Relations.empty())
       Shape.Relations.assign(Relations.begin(), Relations.end());
     for (const auto &[I, J] : Candidates) {
-      if (OutOfBudget)
+      if (Work.outOfBudget())
         break;
       checkPair(I, J, Shape);
     }
   }
-  if (OutOfBudget)
+  if (Work.outOfBudget())
     Handler.handleIncomplete(Kernel, IncompleteReason::WorkBudget);
 }
 
@@ -2973,7 +2236,11 @@ void SharedMemoryRaceAnalysis::analyzeKernel(
     return;
   SharedAccessCollector Collector(Dependence.getContext(), *Deps);
   Collector.collect();
-  KernelRaceFinder(Collector, Handler, Options, Deps->getFunction(), *Answers)
+  // Without a write there is no race: the stages are not even built.
+  if (llvm::none_of(Collector.accesses(),
+                    [](const SharedAccess &A) { return A.writes(); }))
+    return;
+  KernelRaceFinder(Collector, Handler, Options, *Answers)
       .run(Shapes, Relations);
 }
 
