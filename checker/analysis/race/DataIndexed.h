@@ -28,8 +28,9 @@ struct DataIndex {
   std::int64_t Values = 0;
   std::int64_t ElementBytes = 0;
 };
-/// A thread whose atomic meets another thread's access (the writer) on an
-/// element, with the values of the unknowns it needs.
+/// The witness of a data-indexed race: the thread of the plain access
+/// (Writer, though it may read), the other thread, whose atomic meets it
+/// (Atomic), the element, and the values of the unknowns it needs.
 struct DataWitness {
   std::int64_t Writer = 0, Atomic = 0, Element = 0;
   llvm::SmallVector<std::pair<unsigned, std::int64_t>, 2> Uniform;

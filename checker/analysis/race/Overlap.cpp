@@ -41,7 +41,7 @@ OverlapDecision::OverlapDecision(const KernelRaceContext &K, RaceWork &Work,
 RaceVerdict OverlapDecision::cachedDecide(
     const SharedAccess &A, const SharedAccess &B, const BlockShape &Shape,
     const RaceScenario &S, llvm::ArrayRef<unsigned> Atoms,
-    const std::optional<std::pair<SymId, SymId>> &StoredValues,
+    const std::optional<std::pair<SymId, SymId>> &ValuesStored,
     RaceWitness &W) {
   // Everything the answer depends on, in canonical text: two pairs of
   // accesses with equal keys get the same answer and witness.
@@ -69,9 +69,9 @@ RaceVerdict OverlapDecision::cachedDecide(
       Key += (Polarity ? " +" : " -") +
              ExactQuery::portableKey(Sym, Guard, KeyAtoms);
   }
-  if (StoredValues)
-    Key += "|=" + ExactQuery::portableKey(Sym, StoredValues->first, KeyAtoms) +
-           " " + ExactQuery::portableKey(Sym, StoredValues->second, KeyAtoms);
+  if (ValuesStored)
+    Key += "|=" + ExactQuery::portableKey(Sym, ValuesStored->first, KeyAtoms) +
+           " " + ExactQuery::portableKey(Sym, ValuesStored->second, KeyAtoms);
   // The witness's atoms, between this kernel's ids and positions in the key.
   auto Translate = [](RaceWitness &X,
                       llvm::function_ref<unsigned(unsigned)> Map) {
@@ -90,9 +90,9 @@ RaceVerdict OverlapDecision::cachedDecide(
   RaceVerdict V = decide(A, B, Shape, S, Atoms, W);
   // Only a collision is worth asking again with the stored values apart:
   // most pairs never collide, and the enumeration says so fastest.
-  if (StoredValues &&
+  if (ValuesStored &&
       (V == RaceVerdict::Definite || V == RaceVerdict::Possible))
-    V = Solver.decideExactly(A, B, Shape, S, Atoms, StoredValues, W);
+    V = Solver.decideExactly(A, B, Shape, S, Atoms, ValuesStored, W);
   // Every atom of a witness is one the key describes; should one not be,
   // the answer is not shared.
   bool Portable = true;

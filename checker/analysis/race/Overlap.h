@@ -39,14 +39,14 @@ public:
                   SharedMemoryRaceAnalysis::AnswerCache &Shared);
 
   /// decide(), with its answer kept for every pair of the translation unit
-  /// whose key is equal. With \p StoredValues (the values \p A and \p B
+  /// whose key is equal. With \p ValuesStored (the values \p A and \p B
   /// store, when both have a symbolic form) a collision is asked again
   /// with the values apart: two writes of one value are no race.
   RaceVerdict
   cachedDecide(const SharedAccess &A, const SharedAccess &B,
                const BlockShape &Shape, const RaceScenario &S,
                llvm::ArrayRef<unsigned> Atoms,
-               const std::optional<std::pair<SymId, SymId>> &StoredValues,
+               const std::optional<std::pair<SymId, SymId>> &ValuesStored,
                RaceWitness &W);
   /// Whether two different threads of the block (of two warps when \p S
   /// says so), running \p A and \p B in \p S's iterations, touch a common

@@ -54,13 +54,13 @@ public:
   /// access, run by two threads.
   StoreComparison compare(const SharedAccess &A, const SharedAccess &B,
                           bool SameAccess);
+
+private:
   /// What the plain store of \p Stored writes.
   StoredValue storedValue(const Expr *Stored);
   /// Whether \p E reads a by-value parameter of the kernel, or a member of
   /// one, that nothing in the kernel changes: the same in every thread.
   bool isUnchangedParameter(const Expr *E) const;
-
-private:
   /// The value of \p E as an integer or as a pointer into an array that
   /// holds the same values for every thread (Array set, Value the element
   /// index); Value -1 when neither.

@@ -33,11 +33,11 @@ public:
   /// (`acc[j] = warpSum(acc[j]); s[w] = acc[j];`).
   bool isWarpUniform(const Expr *E, const CFGBlock *Block, unsigned Index,
                      unsigned Depth = 0) const;
+
+private:
   /// Whether every variable \p E reads is the same in every thread of the
   /// block (constants, uniform locals and parameters).
   bool isBlockUniformIndex(const Expr *E) const;
-
-private:
   /// Whether the value \p Target (a local variable, or an element of a
   /// local array at an index every lane agrees on) last received before
   /// position \p Index of \p Block is the same in every lane, on every path
