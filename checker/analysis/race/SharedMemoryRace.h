@@ -57,6 +57,34 @@
 // Under an assumption, a pair whose accesses leave the variable for some
 // thread is dropped: the assumed shape is not the one the kernel is for.
 //
+// ## Stages
+// Each question has a class and a file of its own, in this folder, as
+// clang's ThreadSafety keeps translation, fixpoint and handler apart; what
+// passes between them (the kernel's context, the work budget RaceWork, a
+// scenario, a verdict, a witness) is in RaceCommon.h.
+// - Translation: SharedAccessCollector (../SharedAccesses.h), step 1: the
+//   accesses, their offsets and guards as terms, and the sync points.
+// - Which accesses may run at the same time: RaceConcurrency
+//   (Concurrency.h), step 2 and the candidate pairs of step 3. It owns the
+//   reach sets, the divergences and the barrier branches, and answers, for
+//   a pair, the scenarios (RaceScenario: the loops' iterations, the order,
+//   whether only threads of two warps meet, a barrier branch's condition)
+//   in which both are in flight.
+// - Whether two of them can touch the same bytes, in a scenario:
+//   OverlapDecision (Overlap.h) keeps the answers (AnswerCache) and
+//   enumerates the block; OverlapSolver (OverlapSolver.h) encodes the
+//   question for the solver (steps 3 and 4). DataIndexedDecision
+//   (DataIndexed.h) decides atomics at a data index (step 5). Facts they
+//   take as given: StoredValues (StoredValues.h), what two stores write
+//   (step 4), and WarpUniformity (WarpUniformity.h), values every lane of
+//   a warp agrees on, which lanes of one warp store without racing.
+// - How a finding is told: RaceReport (RaceReport.h), the witness in words,
+//   the order of the two accesses and the barrier's certain place, to the
+//   SharedRaceHandler; no other stage reports.
+// The driver, KernelRaceFinder (SharedMemoryRace.cpp), takes every
+// candidate pair under every block shape through them until the work
+// budget, which the decisions charge, is spent.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef CUDA_TIDY_ANALYSIS_RACE_SHAREDMEMORYRACE_H
@@ -78,7 +106,8 @@ namespace clang::cuda_tidy {
 /// warp (`for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffff,
 /// v, o);`, offsets 16..1, width 32, a step whose result does not depend on
 /// the order of its operands), leaves the same in every lane; null when
-/// \p Loop is not one.
+/// \p Loop is not one. One of WarpUniformity's proofs (WarpUniformity.cpp),
+/// declared here for the dependence analysis, which uses it too.
 const VarDecl *butterflyReduction(const Stmt *Loop, const ASTContext &Ctx);
 
 struct SharedRace {

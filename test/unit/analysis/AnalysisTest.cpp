@@ -4,6 +4,7 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
+#include "clang/Lex/Lexer.h"
 #include "clang/Tooling/Tooling.h"
 #include <string>
 #include <vector>
@@ -49,6 +50,28 @@ const CallExpr *ParsedCuda::call(const FunctionDecl *F,
                 callExpr(callee(functionDecl(hasName(Callee)))).bind("c"))),
             *F->getBody(), context());
   return Found.empty() ? nullptr : Found.front().getNodeAs<CallExpr>("c");
+}
+
+KernelAccesses::KernelAccesses(ParsedCuda &P, llvm::StringRef Kernel)
+    : Context(P.context()), Dependence(P.context(), DependenceOptions()) {
+  const FunctionDecl *F = P.function(Kernel);
+  const FunctionDependence *Deps = F ? Dependence.analyze(F) : nullptr;
+  if (!Deps)
+    return;
+  Collector = std::make_unique<SharedAccessCollector>(Context, *Deps);
+  Collector->collect();
+}
+
+unsigned KernelAccesses::find(llvm::StringRef Text, unsigned N) const {
+  const std::vector<SharedAccess> &Accesses = Collector->accesses();
+  for (unsigned I = 0; I < Accesses.size(); ++I) {
+    llvm::StringRef Spelling = Lexer::getSourceText(
+        CharSourceRange::getTokenRange(Accesses[I].E->getSourceRange()),
+        Context.getSourceManager(), Context.getLangOpts());
+    if (Spelling == Text && N-- == 0)
+      return I;
+  }
+  return Accesses.size();
 }
 
 } // namespace clang::cuda_tidy::test

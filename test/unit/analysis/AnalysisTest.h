@@ -10,6 +10,8 @@
 #ifndef CUDA_TIDY_TEST_UNIT_ANALYSIS_ANALYSISTEST_H
 #define CUDA_TIDY_TEST_UNIT_ANALYSIS_ANALYSISTEST_H
 
+#include "analysis/SharedAccesses.h"
+#include "analysis/dependence/ThreadDependence.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/Frontend/ASTUnit.h"
@@ -36,6 +38,29 @@ public:
 
 private:
   std::unique_ptr<ASTUnit> Unit;
+};
+
+/// The shared-memory accesses of one kernel of a parsed snippet, collected
+/// as SharedMemoryRaceAnalysis collects them: the input of the race
+/// analysis's stages.
+class KernelAccesses {
+public:
+  KernelAccesses(ParsedCuda &P, llvm::StringRef Kernel);
+  /// Whether the kernel was found and its dependence analysed.
+  bool ok() const { return Collector != nullptr; }
+  SharedAccessCollector &collector() { return *Collector; }
+  const SharedAccess &operator[](unsigned I) const {
+    return Collector->accesses()[I];
+  }
+  /// The index of the \p N th access, in collection order, whose expression
+  /// (the lvalue; the pointer for an atomic) is spelled \p Text; the number
+  /// of accesses when there is none.
+  unsigned find(llvm::StringRef Text, unsigned N = 0) const;
+
+private:
+  ASTContext &Context;
+  ThreadDependenceAnalysis Dependence;
+  std::unique_ptr<SharedAccessCollector> Collector;
 };
 
 } // namespace clang::cuda_tidy::test

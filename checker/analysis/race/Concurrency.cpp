@@ -1,0 +1,579 @@
+//===--- Concurrency.cpp - Which shared accesses may run at once ----------===//
+//
+// See Concurrency.h, and SharedMemoryRace.h for the design.
+//
+//===----------------------------------------------------------------------===//
+
+#include "analysis/race/Concurrency.h"
+#include "clang/AST/StmtCXX.h"
+#include "llvm/ADT/DenseSet.h"
+#include <deque>
+
+namespace clang::cuda_tidy {
+
+RaceConcurrency::RaceConcurrency(const KernelRaceContext &K)
+    : Col(K.Col), Context(K.Context), Deps(K.Deps), Sym(K.Sym),
+      Accesses(K.Accesses), Parents(K.Parents),
+      ImpliedBranches(branchesImpliedByLoops(K.Kernel->getBody())) {
+  // A loop test has two predecessors, the block before the loop and the
+  // one its back edge leaves from (marked with the loop as its target);
+  // anything else (an increment that branches) is left alone.
+  for (const CFGBlock *B : Deps.getCFG()) {
+    const Stmt *Test = B->getTerminatorStmt();
+    if (!isa_and_nonnull<ForStmt, WhileStmt>(Test) || B->pred_size() != 2)
+      continue;
+    const CFGBlock *First = *B->pred_begin(), *Second = *(B->pred_begin() + 1);
+    if (First && First->getLoopTarget() == Test)
+      std::swap(First, Second);
+    if (First && Second && Second->getLoopTarget() == Test &&
+        First->getLoopTarget() != Test && loopRunsAtLeastOnce(Test, Context))
+      FirstTestEntries[B] = First;
+  }
+  for (unsigned I = 0; I < Accesses.size(); ++I)
+    AccessesAt[Accesses[I].Anchor].push_back(I);
+  Reach.assign(Accesses.size(), ReachSet());
+  WarpReach = Reach;
+  DivergencesOf.assign(Accesses.size(), {});
+  for (unsigned I = 0; I < Accesses.size(); ++I) {
+    // What a helper does before its barrier reaches nothing past the call.
+    if (Accesses[I].Segment == CallSegment::BeforeBarrier)
+      continue;
+    walk(Accesses[I].Block, Accesses[I].Index, false, Reach[I]);
+    walk(Accesses[I].Block, Accesses[I].Index, true, WarpReach[I]);
+  }
+  for (const CFGBlock *B : Deps.getCFG()) {
+    // An `if`, not a loop's condition: leaving a loop is not skipping a
+    // barrier in the iteration.
+    if (B->succ_size() != 2 || (Deps.getConditionDeps(B) & dep::Thread) ||
+        !isa_and_nonnull<IfStmt>(B->getTerminatorStmt()))
+      continue;
+    bool GuardsBarrier = llvm::any_of(B->succs(), [&](const CFGBlock *Succ) {
+      return Succ && llvm::any_of(*Succ, [&](const CFGElement &Element) {
+               auto CS = Element.getAs<CFGStmt>();
+               const SyncPoint *Sync = CS ? Col.syncAt(CS->getStmt()) : nullptr;
+               return Sync && Sync->Block;
+             });
+    });
+    if (!GuardsBarrier)
+      continue;
+    const auto *Condition = dyn_cast<Expr>(B->getTerminatorCondition());
+    if (!Condition)
+      continue;
+    BarrierBranch BB;
+    BB.Branch = B;
+    BB.Condition = Sym.translate(Condition);
+    if (Sym.isUnknown(BB.Condition) || Sym.usesThread(BB.Condition))
+      continue;
+    llvm::SmallVector<unsigned, 2> ConditionAtoms;
+    Sym.collectAtoms(BB.Condition, ConditionAtoms);
+    // Over unknown uniform values the branch may skip its barrier in every
+    // iteration: only loop counters say in which it does.
+    if (ConditionAtoms.empty() ||
+        llvm::any_of(ConditionAtoms, [&](unsigned Atom) {
+          const SymAtom &Info = Sym.atoms()[Atom];
+          return !Info.isLoopCounter() || Info.IterationNumber;
+        }))
+      continue;
+    for (unsigned Atom : ConditionAtoms) {
+      const Stmt *Loop = Sym.atoms()[Atom].Loop;
+      if (llvm::all_of(ConditionAtoms, [&](unsigned Other) {
+            return isInside(Loop, Sym.atoms()[Other].Loop);
+          })) {
+        BB.Innermost = Loop;
+        BB.Counter = Atom;
+      }
+    }
+    if (!BB.Innermost)
+      continue;
+    BarrierBranches.push_back(BB);
+  }
+  for (const CFGBlock *B : Deps.getCFG()) {
+    if (B->succ_size() < 2 || !(Deps.getConditionDeps(B) & dep::Thread))
+      continue;
+    Divergence D;
+    D.Branch = B;
+    for (const CFGBlock *Succ : B->succs()) {
+      D.Sides.emplace_back();
+      D.WarpSides.emplace_back();
+      if (!Succ)
+        continue;
+      walk(Succ, 0, false, D.Sides.back());
+      walk(Succ, 0, true, D.WarpSides.back());
+    }
+    for (const ReachSet &Side : D.Sides)
+      for (const auto &Entry : Side)
+        if (!llvm::is_contained(DivergencesOf[Entry.first], Divergences.size()))
+          DivergencesOf[Entry.first].push_back(Divergences.size());
+    Divergences.push_back(std::move(D));
+  }
+}
+
+std::set<std::pair<unsigned, unsigned>>
+RaceConcurrency::candidatePairs() const {
+  std::set<std::pair<unsigned, unsigned>> Candidates;
+  auto Add = [&](unsigned I, unsigned J) {
+    Candidates.insert({std::min(I, J), std::max(I, J)});
+  };
+  for (unsigned I = 0; I < Accesses.size(); ++I) {
+    Add(I, I);
+    for (const auto &Entry : Reach[I])
+      Add(I, Entry.first);
+  }
+  for (const Divergence &D : Divergences)
+    for (unsigned SA = 0; SA < D.Sides.size(); ++SA)
+      for (unsigned SB = SA + 1; SB < D.Sides.size(); ++SB)
+        for (const auto &A : D.Sides[SA])
+          for (const auto &B : D.Sides[SB])
+            Add(A.first, B.first);
+  for (const auto &Entry : AccessesAt)
+    for (unsigned I : Entry.second)
+      for (unsigned J : Entry.second)
+        Add(I, J);
+  return Candidates;
+}
+
+PairConcurrency RaceConcurrency::concurrent(unsigned IA, unsigned IB) const {
+  // In flight together: one reached from the other with no block barrier,
+  // or the two sides of a divergence; with only warp syncs between, only
+  // threads of two warps.
+  bool Concurrent = false, WarpConcurrent = false;
+  for (auto [From, To] : {std::pair(IA, IB), std::pair(IB, IA)}) {
+    Concurrent |= bits(Reach[From], To) != 0;
+    WarpConcurrent |= bits(WarpReach[From], To) != 0;
+  }
+  for (unsigned DI : DivergencesOf[IA]) {
+    if (!llvm::is_contained(DivergencesOf[IB], DI))
+      continue;
+    const Divergence &D = Divergences[DI];
+    for (unsigned SA = 0; SA < D.Sides.size(); ++SA)
+      for (unsigned SB = 0; SB < D.Sides.size(); ++SB)
+        if (SA != SB && bits(D.Sides[SA], IA) && bits(D.Sides[SB], IB)) {
+          Concurrent = true;
+          WarpConcurrent |=
+              bits(D.WarpSides[SA], IA) && bits(D.WarpSides[SB], IB);
+        }
+  }
+  return {Concurrent, WarpConcurrent};
+}
+
+void RaceConcurrency::walk(const CFGBlock *From, unsigned FromIndex,
+                           bool StopAtWarpSync, ReachSet &Out,
+                           ClosedEdge Closed) const {
+  // Breadth-first over (block, went round a loop) from just after element
+  // FromIndex of From, stopping at barriers.
+  llvm::DenseSet<std::pair<const CFGBlock *, unsigned>> Seen;
+  struct Item {
+    const CFGBlock *Block;
+    unsigned Index;
+    bool Crossed;
+    bool FirstTest;
+    bool Moved; // Closed.Loop's counters may have changed.
+  };
+  // FirstTest: the block is the test of a loop of FirstTestEntries, reached
+  // from outside the loop (not by its back edge), so the exit edge is not
+  // taken: the path runs the body and meets the barriers in it. A walk that
+  // starts in such a test may be past its first pass and leaves both ways.
+  std::deque<Item> Queue{{From, FromIndex, false, false, false}};
+  while (!Queue.empty()) {
+    Item Cur = Queue.front();
+    Queue.pop_front();
+    bool Stopped = false;
+    unsigned Index = 0;
+    for (const CFGElement &Element : *Cur.Block) {
+      if (++Index <= Cur.Index)
+        continue;
+      auto CS = Element.getAs<CFGStmt>();
+      if (!CS)
+        continue;
+      const SyncPoint *Sync = Col.syncAt(CS->getStmt());
+      bool Stops = Sync && (Sync->Block || StopAtWarpSync);
+      // A call that holds a barrier: only the helper's accesses before its
+      // first barrier are reached.
+      auto At = AccessesAt.find(CS->getStmt());
+      if (At != AccessesAt.end())
+        for (unsigned I : At->second)
+          if (!Stops || Accesses[I].Segment != CallSegment::AfterBarrier)
+            Out[I] |= (Cur.Crossed ? 2 : 1) | (!Closed.Loop  ? 0
+                                               : Cur.Moved   ? MovedBit
+                                               : Cur.Crossed ? StayedBit
+                                                             : 0);
+      if (Stops) {
+        Stopped = true;
+        break;
+      }
+    }
+    if (Stopped)
+      continue;
+    const Stmt *Round = Cur.Block->getLoopTarget();
+    bool Crossed = Cur.Crossed || Round;
+    bool Moved = Cur.Moved || (Round && (!Closed.Loop || Round == Closed.Loop ||
+                                         !isInside(Round, Closed.Loop)));
+    // The else edge of a branch that repeats its loop's condition is never
+    // taken: it must not carry accesses past the barrier on the other edge.
+    const auto *If = dyn_cast_or_null<IfStmt>(Cur.Block->getTerminatorStmt());
+    bool OnlyThen = (If && ImpliedBranches.count(If)) || Cur.FirstTest;
+    for (const CFGBlock *Succ : Cur.Block->succs()) {
+      if (OnlyThen && Succ != *Cur.Block->succ_begin())
+        break;
+      if (!Succ ||
+          (!Moved && Cur.Block == Closed.Branch && Succ == Closed.Succ))
+        continue;
+      bool FirstTest = FirstTestEntries.lookup(Succ) == Cur.Block;
+      if (!Seen.insert({Succ, (Crossed ? 1u : 0u) | (FirstTest ? 2u : 0u) |
+                                  (Moved ? 4u : 0u)})
+               .second)
+        continue;
+      Queue.push_back({Succ, 0, Crossed, FirstTest, Moved});
+    }
+  }
+}
+
+const RaceConcurrency::ReachSet &
+RaceConcurrency::skipWalk(const CFGBlock *From, unsigned FromIndex,
+                          unsigned Branch, int ClosedSucc,
+                          bool StopAtWarpSync) const {
+  auto Key = std::make_tuple(From->getBlockID(), FromIndex, Branch, ClosedSucc,
+                             StopAtWarpSync);
+  auto It = SkipWalks.find(Key);
+  if (It != SkipWalks.end())
+    return It->second;
+  const BarrierBranch &BB = BarrierBranches[Branch];
+  ReachSet Out;
+  if (ClosedSucc < 0)
+    walk(From, FromIndex, StopAtWarpSync, Out,
+         {nullptr, nullptr, BB.Innermost});
+  else
+    walk(From, FromIndex, StopAtWarpSync, Out,
+         {BB.Branch, *(BB.Branch->succ_begin() + ClosedSucc), BB.Innermost});
+  return SkipWalks.emplace(Key, std::move(Out)).first->second;
+}
+
+std::optional<RaceConcurrency::SkipCut>
+RaceConcurrency::barrierSkip(const CFGBlock *From, unsigned FromIndex,
+                             const Stmt *Anchor, unsigned To, bool OnB) const {
+  // A cut: when, with one of a branch's edges closed, the walk no longer
+  // reaches To after going round the branch's loop, every such way takes
+  // that edge, in the anchor's iteration (no round of the loop yet).
+  for (unsigned BI = 0; BI < BarrierBranches.size(); ++BI) {
+    const BarrierBranch &BB = BarrierBranches[BI];
+    const Stmt *Terminator = BB.Branch->getTerminatorStmt();
+    if (!isInside(Anchor, BB.Innermost) || !isInside(Terminator, BB.Innermost))
+      continue;
+    const ReachSet &Open = skipWalk(From, FromIndex, BI, -1, false);
+    if (!(bits(Open, To) & MovedBit))
+      continue;
+    bool Polarity = true; // The first successor is the true edge.
+    int SuccIndex = 0;
+    for (const CFGBlock *Succ : BB.Branch->succs()) {
+      if (Succ && !(bits(skipWalk(From, FromIndex, BI, SuccIndex, false), To) &
+                    MovedBit)) {
+        SkipCut Cut;
+        Cut.Skip = {BB.Condition, Polarity, BB.Counter, OnB};
+        Cut.SameIterationToo = bits(Open, To) & StayedBit;
+        Cut.WarpRound =
+            bits(skipWalk(From, FromIndex, BI, -1, true), To) & MovedBit;
+        return Cut;
+      }
+      Polarity = false;
+      ++SuccIndex;
+    }
+  }
+  return std::nullopt;
+}
+
+bool RaceConcurrency::leavesUnsynced(unsigned I) {
+  auto [It, Inserted] = LeavesUnsynced.try_emplace(I, false);
+  if (!Inserted)
+    return It->second;
+  const SharedAccess &X = Accesses[I];
+  const CFGBlock *Exit = &Deps.getCFG().getExit();
+  llvm::SmallPtrSet<const CFGBlock *, 16> Seen;
+  llvm::SmallVector<std::pair<const CFGBlock *, unsigned>, 8> Work{
+      {X.Block, X.Index}};
+  while (!Work.empty()) {
+    auto [Block, From] = Work.pop_back_val();
+    if (Block == Exit)
+      return It->second = true;
+    bool Stopped = false;
+    unsigned Index = 0;
+    for (const CFGElement &Element : *Block) {
+      if (++Index <= From)
+        continue;
+      if (auto CS = Element.getAs<CFGStmt>(); CS && Col.syncAt(CS->getStmt())) {
+        Stopped = true;
+        break;
+      }
+    }
+    if (Stopped)
+      continue;
+    for (const CFGBlock *Succ : Block->succs())
+      if (Succ && Seen.insert(Succ).second)
+        Work.push_back({Succ, 0});
+  }
+  return false;
+}
+
+bool RaceConcurrency::roundPassesBarrier(const Stmt *Loop, const Stmt *From,
+                                         const Stmt *To) const {
+  const Stmt *Body = nullptr;
+  if (const auto *For = dyn_cast<ForStmt>(Loop))
+    Body = For->getBody();
+  else if (const auto *While = dyn_cast<WhileStmt>(Loop))
+    Body = While->getBody();
+  else if (const auto *Do = dyn_cast<DoStmt>(Loop))
+    Body = Do->getBody();
+  const auto *Compound = dyn_cast_or_null<CompoundStmt>(Body);
+  if (!Compound)
+    return false;
+  auto Position = [&](const Stmt *S) -> int {
+    for (const Stmt *Cur = S; Cur; Cur = Parents.getParent(Cur))
+      if (Parents.getParent(Cur) == Compound) {
+        int I = 0;
+        for (const Stmt *Child : Compound->body()) {
+          if (Child == Cur)
+            return I;
+          ++I;
+        }
+      }
+    return -1;
+  };
+  int FromAt = Position(From), ToAt = Position(To);
+  if (FromAt < 0 || ToAt < 0)
+    return false;
+  for (const SyncPoint &Sync : Col.syncPoints()) {
+    if (!Sync.Block)
+      continue;
+    int At = Position(Sync.Call);
+    const Stmt *Statement = At < 0 ? nullptr : Compound->body_begin()[At];
+    // Only a barrier that is the whole statement runs on every round.
+    const auto *Call = Statement ? dyn_cast<Expr>(Statement) : nullptr;
+    if (!Call || Call->IgnoreImplicit() != Sync.Call)
+      continue;
+    if (At > FromAt || At < ToAt)
+      return true;
+  }
+  return false;
+}
+
+bool RaceConcurrency::loopHasBarrier(const Stmt *Loop) {
+  auto [It, Inserted] = LoopBarriers.try_emplace(Loop, false);
+  if (Inserted)
+    for (const SyncPoint &Sync : Col.syncPoints())
+      if (Sync.Block && isInside(Sync.Call, Loop)) {
+        It->second = true;
+        break;
+      }
+  return It->second;
+}
+
+llvm::SmallVector<RaceConcurrency::Path, 6>
+RaceConcurrency::paths(unsigned IA, unsigned IB) {
+  const SharedAccess &A = Accesses[IA], &B = Accesses[IB];
+  llvm::SmallVector<Path, 6> Paths;
+  if (IA == IB)
+    Paths.push_back({Self, 0, 0, nullptr, true});
+  else if (A.Anchor == B.Anchor &&
+           A.Segment == B.Segment) // Two accesses inside one inlined call.
+    Paths.push_back({AThenB, 0, 0, nullptr, true});
+  // A way round a loop through a barrier branch splits in two: round that
+  // loop, where the branch's condition must skip the barrier, and round
+  // inner loops only, in the same iteration of it.
+  auto AddPath = [&](Path P, const CFGBlock *From, unsigned FromIndex,
+                     const Stmt *Anchor, unsigned To, bool OnB) {
+    std::optional<SkipCut> Cut =
+        BarrierBranches.empty() ? std::nullopt
+                                : barrierSkip(From, FromIndex, Anchor, To, OnB);
+    if (!Cut) {
+      Paths.push_back(P);
+      return;
+    }
+    if (Cut->SameIterationToo) {
+      Path Stay = P;
+      Stay.SameIterationOf = Cut->Skip.Counter;
+      Paths.push_back(Stay);
+    }
+    P.Skip = Cut->Skip;
+    P.WarpRound = Cut->WarpRound;
+    Paths.push_back(P);
+  };
+  for (unsigned Bit = 1; Bit <= 2; ++Bit) {
+    if (bits(Reach[IA], IB) & Bit) {
+      Path P{AThenB, 0, Bit - 1, nullptr, (bits(WarpReach[IA], IB) & Bit) != 0};
+      if (Bit == 2)
+        AddPath(P, A.Block, A.Index, A.E, IB, false);
+      else
+        Paths.push_back(P);
+    }
+    if (IA != IB && (bits(Reach[IB], IA) & Bit)) {
+      Path P{BThenA, Bit - 1, 0, nullptr, (bits(WarpReach[IB], IA) & Bit) != 0};
+      if (Bit == 2)
+        AddPath(P, B.Block, B.Index, B.E, IA, true);
+      else
+        Paths.push_back(P);
+    }
+  }
+  for (unsigned DI : DivergencesOf[IA]) {
+    if (!llvm::is_contained(DivergencesOf[IB], DI))
+      continue;
+    const Divergence &D = Divergences[DI];
+    for (unsigned SA = 0; SA < D.Sides.size(); ++SA)
+      for (unsigned SB = 0; SB < D.Sides.size(); ++SB) {
+        if (SA == SB)
+          continue;
+        for (unsigned BitA = 1; BitA <= 2; ++BitA)
+          for (unsigned BitB = 1; BitB <= 2; ++BitB)
+            if ((bits(D.Sides[SA], IA) & BitA) &&
+                (bits(D.Sides[SB], IB) & BitB)) {
+              // A warp sync on one side orders nothing for a lane that
+              // reached its access with no sync on the other side and may
+              // then leave the kernel unsynced (softmax_forward_kernel7's
+              // `if (tid >= C) { maxvals[w] = -INFINITY; return; }` against
+              // lane 0's store after the warp reduction).
+              bool WarpA = bits(D.WarpSides[SA], IA) & BitA;
+              bool WarpB = bits(D.WarpSides[SB], IB) & BitB;
+              bool Unordered = (WarpA && leavesUnsynced(IA)) ||
+                               (WarpB && leavesUnsynced(IB));
+              Path P{Diverged, BitA - 1, BitB - 1, D.Branch,
+                     (WarpA && WarpB) || Unordered};
+              // An access reached without going round a loop is in the
+              // divergence's iteration: the other's way is the one to cut.
+              bool AnchorA = BitA == 1;
+              const CFGBlock *Succ =
+                  *(D.Branch->succ_begin() + (AnchorA ? SB : SA));
+              if (BitA == BitB || !Succ)
+                Paths.push_back(P);
+              else
+                AddPath(P, Succ, 0, AnchorA ? A.E : B.E, AnchorA ? IB : IA,
+                        !AnchorA);
+            }
+      }
+  }
+  return Paths;
+}
+
+llvm::SmallVector<RaceScenario, 4>
+RaceConcurrency::scenarios(unsigned IA, unsigned IB,
+                           llvm::SmallVectorImpl<unsigned> &Atoms,
+                           bool SameValueInWarp) {
+  const SharedAccess &A = Accesses[IA], &B = Accesses[IB];
+  llvm::SmallVector<Path, 6> Paths = paths(IA, IB);
+  if (Paths.empty())
+    return {};
+  bool AnyWarpPath = llvm::any_of(Paths, [](const Path &P) { return P.Warp; });
+
+  llvm::SmallVector<RaceScenario, 4> Scenarios;
+  // Going round a loop that does not hold both accesses says nothing about
+  // their order.
+  bool SharedLoop = false;
+  for (const Stmt *Cur = Parents.getParent(A.E); Cur && !SharedLoop;
+       Cur = Parents.getParent(Cur))
+    if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(Cur) &&
+        isInside(B.E, Cur))
+      SharedLoop = true;
+  if (!SharedLoop)
+    for (Path &P : Paths)
+      P.CrossA = P.CrossB = 0;
+
+  // The conditions' loop counters take part in the question like the
+  // accesses' own.
+  for (const Path &P : Paths)
+    if (P.Skip)
+      Sym.collectAtoms(P.Skip->Condition, Atoms);
+
+  for (const Path &P : Paths) {
+    RaceScenario S;
+    S.Skip = P.Skip;
+    // Round the branch's loop, a warp sync on the barrier-free side orders
+    // the lanes of a warp.
+    S.DifferentWarpsOnly =
+        !AnyWarpPath || SameValueInWarp || (P.Skip && !P.WarpRound);
+    S.Order = P.Kind == AThenB ? 1
+              : P.Kind == BThenA
+                  ? -1
+                  : static_cast<int>(P.CrossB) - static_cast<int>(P.CrossA);
+    S.LaterIteration = P.Kind == AThenB   ? P.CrossB
+                       : P.Kind == BThenA ? P.CrossA
+                                          : P.CrossA != P.CrossB;
+    for (unsigned Atom : Atoms) {
+      const SymAtom &Info = Sym.atoms()[Atom];
+      int Relation = 2;
+      if (Info.isLoopCounter() && loopHasBarrier(Info.Loop)) {
+        bool InA = isInside(A.E, Info.Loop), InB = isInside(B.E, Info.Loop);
+        switch (P.Kind) {
+        case Self:
+          Relation = 0;
+          break;
+        case AThenB:
+          // Going round a loop whose body holds a barrier as a plain
+          // statement passes that barrier: a barrier-free way round is an
+          // inner loop's, in the same iteration of this one.
+          Relation = InA && InB
+                         ? (P.CrossB && roundPassesBarrier(Info.Loop, A.E, B.E)
+                                ? 0
+                                : static_cast<int>(P.CrossB))
+                     : InA ? 6
+                     : InB ? 9
+                           : 2;
+          break;
+        case BThenA:
+          Relation = InA && InB
+                         ? (P.CrossA && roundPassesBarrier(Info.Loop, B.E, A.E)
+                                ? 0
+                                : -static_cast<int>(P.CrossA))
+                     : InB ? 8
+                     : InA ? 7
+                           : 2;
+          break;
+        case Diverged: {
+          bool InBranch = isInside(P.Branch->getTerminatorStmt(), Info.Loop);
+          // Entered after the branch, a loop whose every round passes a
+          // barrier of its body is in its first iteration on both sides:
+          // the sides' walks stop at barriers. Having gone round another
+          // loop on the way (a grid-strided loop before it) says nothing
+          // about this one.
+          if (InA && InB && InBranch)
+            Relation = static_cast<int>(P.CrossB) - static_cast<int>(P.CrossA);
+          else if (InA && InB &&
+                   ((!P.CrossA && !P.CrossB) ||
+                    (roundPassesBarrier(Info.Loop, A.E, A.E) &&
+                     roundPassesBarrier(Info.Loop, B.E, B.E))))
+            Relation = 3;
+          // The same for one access in the loop and the other past it.
+          else if (InA && !InB && !InBranch &&
+                   (!P.CrossA || roundPassesBarrier(Info.Loop, A.E, A.E)))
+            Relation = 7;
+          else if (InB && !InA && !InBranch &&
+                   (!P.CrossB || roundPassesBarrier(Info.Loop, B.E, B.E)))
+            Relation = 9;
+          break;
+        }
+        }
+      }
+      if (static_cast<int>(Atom) == P.SameIterationOf)
+        Relation = 0;
+      S.Relation.push_back(Relation);
+    }
+    // The branch's condition is stated for the next or previous iteration
+    // only.
+    if (S.Skip) {
+      int Relation =
+          S.Relation[llvm::find(Atoms, S.Skip->Counter) - Atoms.begin()];
+      if (Relation != 1 && Relation != -1) {
+        S.Skip.reset();
+        S.DifferentWarpsOnly = !AnyWarpPath || SameValueInWarp;
+      }
+    }
+    bool Seen = false;
+    for (const RaceScenario &Other : Scenarios)
+      if (Other.Relation == S.Relation && Other.Order == S.Order &&
+          Other.LaterIteration == S.LaterIteration &&
+          Other.DifferentWarpsOnly == S.DifferentWarpsOnly &&
+          Other.Skip == S.Skip)
+        Seen = true;
+    if (!Seen)
+      Scenarios.push_back(S);
+  }
+  return Scenarios;
+}
+
+} // namespace clang::cuda_tidy
