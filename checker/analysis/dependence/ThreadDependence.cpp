@@ -5,18 +5,17 @@
 //===----------------------------------------------------------------------===//
 
 #include "analysis/dependence/ThreadDependence.h"
-#include "model/CudaModel.h"
+#include "analysis/dependence/ControlFacts.h"
+#include "analysis/dependence/SyntaxFacts.h"
 #include "analysis/race/SharedMemoryRace.h"
+#include "model/CudaModel.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/Stmt.h"
 #include "clang/AST/StmtCXX.h"
-#include "clang/Analysis/Analyses/Dominators.h"
 #include "clang/Analysis/FlowSensitive/DataflowWorklist.h"
-#include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/BitVector.h"
-#include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include <deque>
@@ -48,35 +47,19 @@ DepSet instantiate(DepSet Callee, llvm::ArrayRef<DepSet> ArgDeps,
       Result |= ArgDeps[I];
   for (unsigned Slot = 0; Slot < dep::MemberBits; ++Slot)
     if (Callee & dep::objectMember(Slot))
-      Result |= Slot < ObjectMemberDeps.size() ? ObjectMemberDeps[Slot]
-                                               : ObjectDeps;
+      Result |=
+          Slot < ObjectMemberDeps.size() ? ObjectMemberDeps[Slot] : ObjectDeps;
   return Result;
 }
 
 namespace {
 
-/// The variable \p E names, through parentheses and implicit casts.
-const VarDecl *namedVariable(const Expr *E) {
-  const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
-  return DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
-}
-
-std::optional<llvm::APSInt> constantValue(const Expr *E,
-                                          const ASTContext &Context) {
-  Expr::EvalResult Result;
-  if (!E || E->isValueDependent() ||
-      !E->EvaluateAsInt(Result, Context) || !Result.Val.isInt())
-    return std::nullopt;
-  return Result.Val.getInt();
-}
-
 /// The variable a `for` init sets and the constant it sets it to.
 std::optional<std::pair<const VarDecl *, llvm::APSInt>>
 initialValue(const Stmt *Init, const ASTContext &Context) {
   if (const auto *DS = dyn_cast_or_null<DeclStmt>(Init)) {
-    const auto *VD = DS->isSingleDecl()
-                         ? dyn_cast<VarDecl>(DS->getSingleDecl())
-                         : nullptr;
+    const auto *VD =
+        DS->isSingleDecl() ? dyn_cast<VarDecl>(DS->getSingleDecl()) : nullptr;
     if (VD && VD->getInit())
       if (auto Value = constantValue(VD->getInit(), Context))
         return std::make_pair(VD, *Value);
@@ -309,8 +292,7 @@ bool loopRunsAtLeastOnce(const Stmt *Loop, const ASTContext &Context) {
   }
   // Compare as the condition does, in the type both sides convert to.
   QualType Type = Compare->getLHS()->getType();
-  unsigned Width = std::max(
-      {First.getBitWidth(), Bound->getBitWidth(), 64u});
+  unsigned Width = std::max({First.getBitWidth(), Bound->getBitWidth(), 64u});
   llvm::APSInt L = First.extend(Width), R = Bound->extend(Width);
   if (!CounterOnLeft)
     std::swap(L, R);
@@ -407,38 +389,6 @@ void sumTerms(const Expr *E, bool Negative,
     return;
   }
   Terms.push_back({E, Negative});
-}
-
-/// Whether \p S (the body, condition or increment of a loop) writes one of
-/// \p Watched or lets it escape: any use of one that is not a plain read of
-/// its value counts.
-bool writesAny(const Stmt *S,
-               const llvm::SmallPtrSetImpl<const VarDecl *> &Watched) {
-  if (!S)
-    return false;
-  if (const auto *Cast = dyn_cast<ImplicitCastExpr>(S);
-      Cast && Cast->getCastKind() == CK_LValueToRValue &&
-      isa<DeclRefExpr>(Cast->getSubExpr()->IgnoreParens()))
-    return false;
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
-    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
-      return Watched.count(VD);
-  for (const Stmt *Child : S->children())
-    if (writesAny(Child, Watched))
-      return true;
-  return false;
-}
-
-/// Collects the variables \p E reads.
-void collectVariables(const Stmt *E,
-                      llvm::SmallPtrSetImpl<const VarDecl *> &Vars) {
-  if (!E)
-    return;
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
-    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
-      Vars.insert(VD);
-  for (const Stmt *Child : E->children())
-    collectVariables(Child, Vars);
 }
 
 } // namespace
@@ -595,10 +545,6 @@ DepSet witnessBits(DepSet Deps) {
   return Deps & dep::Thread ? dep::Thread : Deps & (dep::Block | dep::Cluster);
 }
 
-bool isSharedVariable(const VarDecl *VD) {
-  return VD && VD->hasAttr<CUDASharedAttr>();
-}
-
 /// The variable an lvalue such as `s[i].x` or `flag` names, if any.
 const VarDecl *rootVariable(const Expr *E) {
   while (true) {
@@ -662,594 +608,8 @@ bool isOutParameter(QualType T) {
 } // namespace
 
 //===----------------------------------------------------------------------===//
-// Control structure: control dependence, reachability, early exits
+// The results of one body
 //===----------------------------------------------------------------------===//
-
-/// Whether destroying an object of type \p T runs no code: its destructor
-/// is trivial, or has an empty body and so do those of its bases and
-/// members.
-static bool destructionDoesNothing(QualType T, unsigned Depth = 0) {
-  const auto *RD = T->getBaseElementTypeUnsafe()->getAsCXXRecordDecl();
-  if (!RD || !(RD = RD->getDefinition()) || RD->hasTrivialDestructor())
-    return true;
-  const CXXDestructorDecl *Destructor = RD->getDestructor();
-  if (!Destructor || Depth > 8)
-    return false;
-  // An implicit or defaulted destructor that Sema has not defined has no
-  // body, and its code is that of the bases' and members' destructors.
-  const FunctionDecl *Definition = nullptr;
-  if (Destructor->hasBody(Definition)) {
-    const auto *Body = dyn_cast_or_null<CompoundStmt>(Definition->getBody());
-    if (!Body || !Body->body_empty())
-      return false;
-  } else if (!Destructor->isDefaulted()) {
-    return false;
-  }
-  for (const CXXBaseSpecifier &Base : RD->bases())
-    if (!destructionDoesNothing(Base.getType(), Depth + 1))
-      return false;
-  for (const FieldDecl *Field : RD->fields())
-    if (!destructionDoesNothing(Field->getType(), Depth + 1))
-      return false;
-  return true;
-}
-
-/// Whether leaving the scope of \p VD runs no code: no destructor of its
-/// own, and none of a temporary its reference binds to.
-static bool leavingScopeDoesNothing(const VarDecl *VD) {
-  if (!VD->hasLocalStorage())
-    return true;
-  if (VD->getType()->isReferenceType()) {
-    const auto *Temporary = dyn_cast_or_null<MaterializeTemporaryExpr>(
-        VD->getInit() ? VD->getInit()->IgnoreImplicit() : nullptr);
-    return !Temporary || destructionDoesNothing(Temporary->getType());
-  }
-  return destructionDoesNothing(VD->getType());
-}
-
-/// Whether \p E is code a thread runs: a statement other than `return`, or
-/// the destruction of an object whose destructor runs code. The CFG lists
-/// the destructors of locals where their scopes end (on every way out,
-/// `return` included), after the statements.
-static bool isCodeElement(const CFGElement &E) {
-  if (auto CS = E.getAs<CFGStmt>())
-    return !isa<ReturnStmt>(CS->getStmt());
-  if (auto Auto = E.getAs<CFGAutomaticObjDtor>())
-    return !leavingScopeDoesNothing(Auto->getVarDecl());
-  if (auto Base = E.getAs<CFGBaseDtor>())
-    return !destructionDoesNothing(Base->getBaseSpecifier()->getType());
-  if (auto Member = E.getAs<CFGMemberDtor>())
-    return !destructionDoesNothing(Member->getFieldDecl()->getType());
-  if (auto Temporary = E.getAs<CFGTemporaryDtor>())
-    return !destructionDoesNothing(
-        Temporary->getBindTemporaryExpr()->getType());
-  return E.getAs<CFGImplicitDtor>().has_value();
-}
-
-/// Control dependence and reachability for one CFG, each computed once for
-/// the whole function so that the cost stays near-linear in its size.
-///
-/// Control dependence: clang's ControlDependencyCalculator runs the iterated
-/// dominance frontier calculator once per queried block, and each run walks
-/// the post-dominator subtree of that block: in straight-line code every
-/// block post-dominates everything before it, so asking for every block
-/// costs the square of the body. Here the post-dominance frontier of every
-/// block is built bottom-up over the post-dominator tree in one pass (a
-/// block's frontier is its own predecessors and its children's frontiers,
-/// filtered by tree level), in the order the calculator would find them;
-/// the transitive closure of a block then replays the calculator's priority
-/// queue over those lists, so the closures, nearest first, are exactly the
-/// calculator's.
-///
-/// Reachability: the strongly connected components of the CFG in reverse
-/// topological order (Tarjan), with one bit set per component: the blocks it
-/// reaches. Queries that must avoid a block ("reached from X without passing
-/// through C"), which CFGReverseBlockReachabilityAnalysis does not offer,
-/// are answered from those sets when the avoided block is out of reach, and
-/// by a search cached per pair otherwise.
-struct FunctionDependence::ControlInfo {
-  explicit ControlInfo(CFG *Graph)
-      : Graph(Graph), PostDom(Graph), Blocks(Graph->getNumBlockIDs()),
-        Frontier(Graph->getNumBlockIDs()) {
-    for (const CFGBlock *B : *Graph)
-      Blocks[B->getBlockID()] = B;
-    computeFrontiers();
-  }
-
-  CFG *Graph;
-  CFGPostDomTree PostDom;
-  std::vector<const CFGBlock *> Blocks; // By block ID.
-  /// The post-dominance frontier of each block (its direct control
-  /// dependences), by block ID.
-  std::vector<llvm::SmallVector<const CFGBlock *, 2>> Frontier;
-  /// Strongly connected components, built on the first reachability query:
-  /// the component of each block (by block ID), and per component the
-  /// blocks it reaches, itself included.
-  std::vector<unsigned> ComponentOf;
-  std::vector<llvm::BitVector> ComponentReach;
-  /// Per component: whether a block it reaches disqualifies it as a quiet
-  /// way out of the function (see isExitRegion); built on first use.
-  llvm::BitVector ReachesNoisyBlock;
-  bool ExitRegionsKnown = false;
-  llvm::DenseMap<std::pair<const CFGBlock *, const CFGBlock *>, llvm::BitVector>
-      ReachAvoiding;
-  llvm::DenseMap<const CFGBlock *, llvm::SmallVector<const CFGBlock *, 4>>
-      Closure;
-  llvm::DenseMap<std::pair<const CFGBlock *, const CFGBlock *>, bool> EarlyExit;
-  llvm::DenseMap<const CFGBlock *, bool> Observable;
-  llvm::BitVector BarrierBlocks;
-  /// The function's body, where the loops that a guard wraps are found.
-  const Stmt *Body = nullptr;
-  /// Each `if` that is all a loop's body does (see findGuardedLoops), with
-  /// its loop; built on first use.
-  llvm::DenseMap<const IfStmt *, const Stmt *> GuardedLoops;
-  bool GuardedLoopsKnown = false;
-
-  /// The post-dominance frontier of every block, each in the order in which
-  /// llvm::IDFCalculator emits it: a depth-first walk of the block's
-  /// post-dominator subtree (the block, then its children last to first),
-  /// listing at each node the predecessors no deeper in the tree than the
-  /// block. A child's list already holds its subtree's predecessors no deeper
-  /// than the child, so each list is built from the children's lists;
-  /// a predecessor rises through the tree only as far as it stays in the
-  /// frontier, so the total work is the size of the frontiers.
-  void computeFrontiers() {
-    auto &Tree = PostDom.getBase();
-    Tree.updateDFSNumbers();
-    constexpr unsigned None = ~0u;
-    std::vector<unsigned> ListedFor(Blocks.size(), None);
-    for (DomTreeNode *Node : llvm::post_order(Tree.getRootNode())) {
-      const CFGBlock *B = Node->getBlock();
-      if (!B)
-        continue; // The virtual root of a tree with several exits.
-      unsigned Level = Node->getLevel(), ID = B->getBlockID();
-      auto &List = Frontier[ID];
-      auto Add = [&](const CFGBlock *P) {
-        const DomTreeNode *PNode = Tree.getNode(P);
-        if (!PNode || PNode->getLevel() > Level ||
-            ListedFor[P->getBlockID()] == ID)
-          return;
-        ListedFor[P->getBlockID()] = ID;
-        List.push_back(P);
-      };
-      for (const CFGBlock *P : B->preds())
-        if (P)
-          Add(P);
-      for (auto It = Node->end(); It != Node->begin();) {
-        --It;
-        for (const CFGBlock *P : Frontier[(*It)->getBlock()->getBlockID()])
-          Add(P);
-      }
-    }
-  }
-
-  /// The blocks \p B is control dependent on, transitively; nearest first:
-  /// the iterated post-dominance frontier of \p B, without \p B, in the
-  /// order of llvm::IDFCalculator (deepest tree level first).
-  const llvm::SmallVector<const CFGBlock *, 4> &closure(const CFGBlock *B) {
-    auto It = Closure.find(B);
-    if (It != Closure.end())
-      return It->second;
-    llvm::SmallVector<const CFGBlock *, 4> Order;
-    const auto &Tree = PostDom.getBase();
-    using Key = std::pair<unsigned, unsigned>;
-    auto KeyOf = [&](const CFGBlock *X) {
-      const DomTreeNode *Node = Tree.getNode(X);
-      return Key(Node->getLevel(), Node->getDFSNumIn());
-    };
-    auto Deeper = [](const std::pair<Key, const CFGBlock *> &A,
-                     const std::pair<Key, const CFGBlock *> &B) {
-      return A.first < B.first;
-    };
-    llvm::SmallVector<std::pair<Key, const CFGBlock *>, 8> Queue;
-    llvm::SmallPtrSet<const CFGBlock *, 8> Seen;
-    if (Tree.getNode(B))
-      Queue.push_back({KeyOf(B), B});
-    while (!Queue.empty()) {
-      std::pop_heap(Queue.begin(), Queue.end(), Deeper);
-      const CFGBlock *Root = Queue.pop_back_val().second;
-      for (const CFGBlock *Dep : Frontier[Root->getBlockID()]) {
-        if (!Seen.insert(Dep).second || Dep == B)
-          continue;
-        Order.push_back(Dep);
-        Queue.push_back({KeyOf(Dep), Dep});
-        std::push_heap(Queue.begin(), Queue.end(), Deeper);
-      }
-    }
-    return Closure[B] = std::move(Order);
-  }
-
-  /// Tarjan's algorithm, iterative (bodies may be deep), then the reach sets
-  /// in the order the components complete: every successor component first.
-  void computeComponents() {
-    unsigned N = Blocks.size();
-    constexpr unsigned Unvisited = ~0u;
-    ComponentOf.assign(N, Unvisited);
-    std::vector<unsigned> Index(N, Unvisited), LowLink(N, 0);
-    std::vector<unsigned> Stack;
-    std::vector<bool> OnStack(N, false);
-    std::vector<std::vector<unsigned>> Members;
-    unsigned NextIndex = 0;
-    auto Successors = [&](unsigned ID) {
-      llvm::SmallVector<unsigned, 2> Result;
-      if (const CFGBlock *B = Blocks[ID])
-        for (const CFGBlock *S : B->succs())
-          if (S)
-            Result.push_back(S->getBlockID());
-      return Result;
-    };
-    struct Frame {
-      unsigned ID;
-      llvm::SmallVector<unsigned, 2> Succs;
-      unsigned Next = 0;
-    };
-    for (unsigned Start = 0; Start < N; ++Start) {
-      if (Index[Start] != Unvisited)
-        continue;
-      std::vector<Frame> Frames;
-      auto Enter = [&](unsigned ID) {
-        Index[ID] = LowLink[ID] = NextIndex++;
-        Stack.push_back(ID);
-        OnStack[ID] = true;
-        Frames.push_back({ID, Successors(ID)});
-      };
-      Enter(Start);
-      while (!Frames.empty()) {
-        Frame &F = Frames.back();
-        if (F.Next < F.Succs.size()) {
-          unsigned S = F.Succs[F.Next++];
-          if (Index[S] == Unvisited)
-            Enter(S);
-          else if (OnStack[S])
-            LowLink[F.ID] = std::min(LowLink[F.ID], Index[S]);
-          continue;
-        }
-        unsigned ID = F.ID;
-        Frames.pop_back();
-        if (!Frames.empty())
-          LowLink[Frames.back().ID] =
-              std::min(LowLink[Frames.back().ID], LowLink[ID]);
-        if (LowLink[ID] != Index[ID])
-          continue;
-        unsigned Component = Members.size();
-        Members.emplace_back();
-        unsigned Member;
-        do {
-          Member = Stack.back();
-          Stack.pop_back();
-          OnStack[Member] = false;
-          ComponentOf[Member] = Component;
-          Members.back().push_back(Member);
-        } while (Member != ID);
-      }
-    }
-    ComponentReach.assign(Members.size(), llvm::BitVector());
-    for (unsigned Component = 0; Component < Members.size(); ++Component) {
-      llvm::BitVector Reach(N);
-      for (unsigned Member : Members[Component]) {
-        Reach.set(Member);
-        for (unsigned S : Successors(Member))
-          if (ComponentOf[S] != Component)
-            Reach |= ComponentReach[ComponentOf[S]];
-      }
-      ComponentReach[Component] = std::move(Reach);
-    }
-  }
-
-  /// The blocks \p From reaches, itself included.
-  const llvm::BitVector &reach(const CFGBlock *From) {
-    if (ComponentOf.empty())
-      computeComponents();
-    return ComponentReach[ComponentOf[From->getBlockID()]];
-  }
-
-  /// Whether \p B lies on a cycle of the CFG.
-  bool onCycle(const CFGBlock *B) {
-    return llvm::any_of(B->succs(), [&](const CFGBlock *N) {
-      return N && reach(N).test(B->getBlockID());
-    });
-  }
-
-  /// The blocks \p From reaches without passing through \p Avoid.
-  llvm::BitVector reachableFrom(const CFGBlock *From, const CFGBlock *Avoid) {
-    if (From != Avoid && !reach(From).test(Avoid->getBlockID()))
-      return reach(From);
-    auto Key = std::make_pair(From, Avoid);
-    auto It = ReachAvoiding.find(Key);
-    if (It != ReachAvoiding.end())
-      return It->second;
-    llvm::BitVector Seen(Graph->getNumBlockIDs());
-    llvm::SmallVector<const CFGBlock *, 16> Work{From};
-    Seen.set(From->getBlockID());
-    while (!Work.empty()) {
-      const CFGBlock *B = Work.pop_back_val();
-      for (const CFGBlock *Succ : B->succs()) {
-        if (!Succ || Succ == Avoid || Seen.test(Succ->getBlockID()))
-          continue;
-        Seen.set(Succ->getBlockID());
-        Work.push_back(Succ);
-      }
-    }
-    return ReachAvoiding[Key] = std::move(Seen);
-  }
-
-  /// Whether \p To can be reached from \p From without passing \p Avoid.
-  bool reachesAvoiding(const CFGBlock *From, const CFGBlock *To,
-                       const CFGBlock *Avoid) {
-    if (!reach(From).test(To->getBlockID()))
-      return false;
-    if (From == To)
-      return true;
-    return reachableFrom(From, Avoid).test(To->getBlockID());
-  }
-
-  /// Whether the statements of \p B can be seen by other threads: they name
-  /// a `__shared__` variable, call a function that is not modelled (it may
-  /// touch shared memory or wait), or run inline asm. A destructor that runs
-  /// code is such a call.
-  bool isObservable(const CFGBlock *B) {
-    auto It = Observable.find(B);
-    if (It != Observable.end())
-      return It->second;
-    bool Result = false;
-    for (const CFGElement &E : *B) {
-      auto CS = E.getAs<CFGStmt>();
-      if (CS ? touchesOtherThreads(CS->getStmt()) : isCodeElement(E)) {
-        Result = true;
-        break;
-      }
-    }
-    return Observable[B] = Result;
-  }
-
-  /// A compiler builtin or a function of the toolkit's or the C++ library's
-  /// headers (`fmaxf`, `__builtin_inff`): they neither wait nor touch shared
-  /// memory that the caller did not pass them.
-  static bool isLibraryCall(const CallExpr *CE) {
-    const FunctionDecl *FD = CE->getDirectCallee();
-    if (!FD)
-      return false;
-    return FD->getBuiltinID() != 0 ||
-           FD->getASTContext().getSourceManager().isInSystemHeader(
-               FD->getLocation());
-  }
-
-  static bool touchesOtherThreads(const Stmt *S) {
-    if (!S)
-      return false;
-    if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
-      if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
-        return isSharedVariable(VD);
-    if (isa<AsmStmt>(S))
-      return true;
-    if (const auto *CE = dyn_cast<CallExpr>(S))
-      if (!classifyCall(CE).Modelled && !isLibraryCall(CE))
-        return true;
-    for (const Stmt *Child : S->children())
-      if (touchesOtherThreads(Child))
-        return true;
-    return false;
-  }
-
-  /// Whether \p R, on a path out of the function, makes that path more than
-  /// a quiet exit: it waits at a barrier, cannot reach the exit, touches
-  /// what other threads see, or lies on a loop.
-  bool isNoisy(const CFGBlock *R) {
-    return BarrierBlocks.test(R->getBlockID()) ||
-           !reach(R).test(Graph->getExit().getBlockID()) || isObservable(R) ||
-           onCycle(R);
-  }
-
-  /// True if every path from \p S leaves the function, reaches no barrier
-  /// and touches nothing another thread can see on the way, and runs no
-  /// loop: the threads that take it are gone, quietly and soon. A path may
-  /// leave through a `return` or by falling off the end of the body: on the
-  /// CFG the two are the same edge into the exit block. Computed for every
-  /// component at once, successors first.
-  bool isExitRegion(const CFGBlock *S) {
-    if (!ExitRegionsKnown) {
-      reach(S);
-      ReachesNoisyBlock.resize(ComponentReach.size());
-      std::vector<std::vector<unsigned>> Members(ComponentReach.size());
-      for (unsigned ID = 0; ID < Blocks.size(); ++ID)
-        Members[ComponentOf[ID]].push_back(ID);
-      const CFGBlock *Exit = &Graph->getExit();
-      for (unsigned Component = 0; Component < Members.size(); ++Component) {
-        bool Noisy = false;
-        for (unsigned ID : Members[Component]) {
-          const CFGBlock *R = Blocks[ID];
-          if (!R)
-            continue;
-          if (R != Exit && isNoisy(R))
-            Noisy = true;
-          for (const CFGBlock *Succ : R->succs())
-            if (Succ && ReachesNoisyBlock.test(ComponentOf[Succ->getBlockID()]))
-              Noisy = true;
-        }
-        if (Noisy)
-          ReachesNoisyBlock.set(Component);
-      }
-      ExitRegionsKnown = true;
-    }
-    return !ReachesNoisyBlock.test(ComponentOf[S->getBlockID()]);
-  }
-
-  /// True if the branch at \p C splits threads into those that go on towards
-  /// \p X and those that leave the kernel through a private exit path; see
-  /// the file comment of ThreadDependence.h.
-  bool isEarlyExit(const CFGBlock *C, const CFGBlock *X) {
-    auto Key = std::make_pair(C, X);
-    auto It = EarlyExit.find(Key);
-    if (It != EarlyExit.end())
-      return It->second;
-    bool AnyAvoiding = false;
-    bool AllExit = true;
-    llvm::BitVector AfterX; // Blocks X reaches without passing through C.
-    for (const CFGBlock *S : C->succs()) {
-      if (!S || reach(S).test(X->getBlockID()))
-        continue;
-      AnyAvoiding = true;
-      if (!isExitRegion(S)) {
-        AllExit = false;
-        break;
-      }
-      // The leaving threads may share the way out with the threads that
-      // went on to X (the end of a guard that wraps the rest of the body),
-      // but not run code there while the others wait at X.
-      if (AfterX.empty())
-        AfterX = reachableFrom(X, C);
-      llvm::BitVector Shared = reach(S);
-      Shared &= AfterX;
-      for (unsigned ID : Shared.set_bits())
-        if (llvm::any_of(*Blocks[ID], isCodeElement)) {
-          AllExit = false;
-          break;
-        }
-      if (!AllExit)
-        break;
-    }
-    bool Result = (AnyAvoiding && AllExit) || isLoopGuardExit(C, X);
-    return EarlyExit[Key] = Result;
-  }
-
-  /// Whether \p S only reads locals, constants and the built-in indices,
-  /// and computes from them: no call, no load through a pointer, no store.
-  /// Run again, it gives the same value while none of its variables is
-  /// written.
-  static bool isPureComputation(const Stmt *S) {
-    if (!S)
-      return true;
-    if (const auto *E = dyn_cast<Expr>(S); E && getBuiltinIndexRef(E, nullptr))
-      return true;
-    if (isa<CallExpr, CXXConstructExpr, AsmStmt, LambdaExpr, ArraySubscriptExpr,
-            StmtExpr>(S))
-      return false;
-    if (const auto *ME = dyn_cast<MemberExpr>(S); ME && ME->isArrow())
-      return false;
-    if (const auto *UO = dyn_cast<UnaryOperator>(S);
-        UO && (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_Deref))
-      return false;
-    if (const auto *BO = dyn_cast<BinaryOperator>(S);
-        BO && BO->isAssignmentOp())
-      return false;
-    if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
-      if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
-        return !isSharedVariable(VD) && !VD->getType().isVolatileQualified() &&
-               (VD->hasLocalStorage() || VD->isConstexpr());
-    for (const Stmt *Child : S->children())
-      if (!isPureComputation(Child))
-        return false;
-    return true;
-  }
-
-  /// Records the loops whose body is declarations with pure initialisers
-  /// followed by one `if` without `else`: `for (...) { int i = ...; if (i <
-  /// n) { ... } }`.
-  void findGuardedLoops(const Stmt *S) {
-    if (!S)
-      return;
-    const Stmt *LoopBody = nullptr;
-    if (const auto *For = dyn_cast<ForStmt>(S))
-      LoopBody = For->getBody();
-    else if (const auto *While = dyn_cast<WhileStmt>(S))
-      LoopBody = While->getBody();
-    const IfStmt *Guard = dyn_cast_or_null<IfStmt>(LoopBody);
-    if (const auto *Compound = dyn_cast_or_null<CompoundStmt>(LoopBody);
-        Compound && !Compound->body_empty()) {
-      Guard = dyn_cast<IfStmt>(Compound->body_back());
-      for (const Stmt *Before : llvm::drop_end(Compound->body()))
-        if (!isa<DeclStmt>(Before) || !isPureComputation(Before))
-          Guard = nullptr;
-    }
-    if (Guard && !Guard->getElse() && !Guard->getInit() &&
-        !Guard->hasVarStorage() && !Guard->isConsteval() &&
-        isPureComputation(Guard->getCond()))
-      GuardedLoops[Guard] = S;
-    for (const Stmt *Child : S->children())
-      findGuardedLoops(Child);
-  }
-
-  /// Whether \p Cond has the same value in every iteration of \p Loop: the
-  /// variables it reads are not written in the loop, or are declared in its
-  /// body from values that are the same in every iteration.
-  static bool isLoopInvariant(const Expr *Cond, const Stmt *Loop,
-                              unsigned Depth = 0) {
-    if (Depth > 8)
-      return false;
-    llvm::SmallPtrSet<const VarDecl *, 8> Read;
-    collectVariables(Cond, Read);
-    for (const VarDecl *VD : Read) {
-      if (getBuiltinIndexKind(VD))
-        continue; // `blockIdx.x` names the variable without writing it.
-      llvm::SmallPtrSet<const VarDecl *, 1> One{VD};
-      if (writesAny(Loop, One))
-        return false;
-      bool DeclaredInside = false;
-      for (const Stmt *Child : Loop->children())
-        if (Child && containsDecl(Child, VD))
-          DeclaredInside = true;
-      if (DeclaredInside &&
-          (!VD->getInit() || !isLoopInvariant(VD->getInit(), Loop, Depth + 1)))
-        return false;
-    }
-    return true;
-  }
-
-  static bool containsDecl(const Stmt *S, const VarDecl *VD) {
-    if (const auto *DS = dyn_cast<DeclStmt>(S))
-      return llvm::is_contained(DS->decls(), VD);
-    for (const Stmt *Child : S->children())
-      if (Child && containsDecl(Child, VD))
-        return true;
-    return false;
-  }
-
-  /// True if the branch at \p C is an `if` that is all its loop does (see
-  /// findGuardedLoops), on a condition with the same value in every
-  /// iteration, \p X lies inside it, and the loop is followed by a quiet way
-  /// out: the threads that skip it once skip it every time, run only the
-  /// loop's own control, which touches nothing other threads see, and leave.
-  bool isLoopGuardExit(const CFGBlock *C, const CFGBlock *X) {
-    const auto *If = dyn_cast_or_null<IfStmt>(C->getTerminatorStmt());
-    if (!If || C->succ_size() != 2)
-      return false;
-    if (!GuardedLoopsKnown) {
-      findGuardedLoops(Body);
-      GuardedLoopsKnown = true;
-    }
-    auto Found = GuardedLoops.find(If);
-    if (Found == GuardedLoops.end())
-      return false;
-    const Stmt *Loop = Found->second;
-    const CFGBlock *Then = *C->succ_begin(), *Skip = *(C->succ_begin() + 1);
-    const CFGBlock *Header = nullptr;
-    for (const CFGBlock *B : Blocks)
-      if (B && B->getTerminatorStmt() == Loop)
-        Header = B;
-    if (!Then || !Skip || !Header || Header->succ_size() != 2 ||
-        !isLoopInvariant(If->getCond(), Loop))
-      return false;
-    const CFGBlock *After = *(Header->succ_begin() + 1);
-    if (!After || !reachesAvoiding(Then, X, Header) ||
-        reachesAvoiding(Skip, X, Header) || isObservable(Header) ||
-        BarrierBlocks.test(Header->getBlockID()) || !isExitRegion(After))
-      return false;
-    // On the way back to the loop's condition, only its increment.
-    // Named: a range-for over set_bits() of the temporary would outlive it.
-    llvm::BitVector Round = reachableFrom(Skip, Header);
-    for (unsigned ID : Round.set_bits())
-      if (Blocks[ID] != Header &&
-          (isObservable(Blocks[ID]) || BarrierBlocks.test(ID)))
-        return false;
-    // After the loop, as for any exit, no code the threads at X run later.
-    llvm::BitVector Shared = reach(After);
-    Shared &= reachableFrom(X, C);
-    for (unsigned ID : Shared.set_bits())
-      if (llvm::any_of(*Blocks[ID], isCodeElement))
-        return false;
-    return true;
-  }
-};
 
 FunctionDependence::~FunctionDependence() = default;
 
@@ -1286,16 +646,12 @@ FunctionDependence::getControlClosure(const CFGBlock *B) const {
 
 const CFGBlock *
 FunctionDependence::getImmediatePostDominator(const CFGBlock *B) const {
-  const auto *Node = Control->PostDom.getBase().getNode(B);
-  const auto *Parent = Node ? Node->getIDom() : nullptr;
-  return Parent ? Parent->getBlock() : nullptr;
+  return Control->immediatePostDominator(B);
 }
 
 bool FunctionDependence::reaches(const CFGBlock *From, const CFGBlock *To,
                                  const CFGBlock *Avoid) const {
-  if (!Avoid)
-    return Control->reach(From).test(To->getBlockID());
-  return Control->reachesAvoiding(From, To, Avoid);
+  return Control->reaches(From, To, Avoid);
 }
 
 bool FunctionDependence::isEarlyReturn(const CFGBlock *C,
@@ -1303,84 +659,9 @@ bool FunctionDependence::isEarlyReturn(const CFGBlock *C,
   return Control->isEarlyExit(C, B);
 }
 
-/// Whether \p S is, or is part of, a call without arguments to a function
-/// whose definition has an empty body: no action. CUTLASS's kernels end with
-/// `cutlass::arch::synclog_print()`, empty unless a debug macro is set.
-static bool isEmptyCallPart(const Stmt *S) {
-  if (const auto *Ref = dyn_cast<DeclRefExpr>(S))
-    return isa<FunctionDecl>(Ref->getDecl());
-  if (const auto *Cast = dyn_cast<ImplicitCastExpr>(S))
-    return Cast->getCastKind() == CK_FunctionToPointerDecay;
-  const auto *Call = dyn_cast<CallExpr>(S);
-  if (!Call || Call->getNumArgs() != 0 || isa<CXXMemberCallExpr>(Call))
-    return false;
-  const FunctionDecl *Callee = Call->getDirectCallee();
-  const FunctionDecl *Definition = nullptr;
-  if (!Callee || !Callee->hasBody(Definition))
-    return false;
-  const auto *Body = dyn_cast_or_null<CompoundStmt>(Definition->getBody());
-  return Body && Body->body_empty();
-}
-
-/// Whether \p S destroys a temporary whose destructor runs code: the end of
-/// a full expression.
-static bool destroysTemporaryWithCode(const Stmt *S) {
-  if (!S)
-    return false;
-  if (const auto *Bind = dyn_cast<CXXBindTemporaryExpr>(S))
-    if (!destructionDoesNothing(Bind->getType()))
-      return true;
-  for (const Stmt *Child : S->children())
-    if (destroysTemporaryWithCode(Child))
-      return true;
-  return false;
-}
-
 bool FunctionDependence::isTailCall(const CallExpr *Call,
                                     const CFGBlock *B) const {
-  // Nothing after the call in its block but the call's own full expression,
-  // calls that do nothing and a `return;`, and nothing but empty blocks on
-  // to the exit. Destructors count: the locals alive at the call are
-  // destroyed after it, on the way out, and one that runs code (waits at a
-  // barrier, touches shared memory) is an action after the call.
-  bool Seen = false;
-  for (const CFGElement &E : *B) {
-    auto CS = E.getAs<CFGStmt>();
-    if (!CS) {
-      if (Seen && isCodeElement(E))
-        return false;
-      continue;
-    }
-    if (CS->getStmt() == Call) {
-      Seen = true;
-      continue;
-    }
-    if (!Seen)
-      continue;
-    const auto *Ret = dyn_cast<ReturnStmt>(CS->getStmt());
-    const auto *Cleanups = dyn_cast<ExprWithCleanups>(CS->getStmt());
-    if (Cleanups && destroysTemporaryWithCode(Cleanups))
-      return false;
-    if (!(Ret && !Ret->getRetValue()) && !Cleanups &&
-        !isEmptyCallPart(CS->getStmt()))
-      return false;
-  }
-  // A by-value parameter is destroyed at the end too, and the CFG does not
-  // list it.
-  if (!Seen || !llvm::all_of(Function->parameters(), leavingScopeDoesNothing))
-    return false;
-  const CFGBlock *Exit = &Graph->getExit();
-  llvm::SmallVector<const CFGBlock *, 4> Work(B->succ_begin(), B->succ_end());
-  llvm::SmallPtrSet<const CFGBlock *, 8> Visited;
-  while (!Work.empty()) {
-    const CFGBlock *Next = Work.pop_back_val();
-    if (!Next || Next == Exit || !Visited.insert(Next).second)
-      continue;
-    if (llvm::any_of(*Next, isCodeElement))
-      return false;
-    Work.append(Next->succ_begin(), Next->succ_end());
-  }
-  return true;
+  return Control->isTailCall(Call, B, Function);
 }
 
 DepSet FunctionDependence::getVariableDeps(const VarDecl *VD) const {
@@ -1445,9 +726,8 @@ private:
     }
     bool operator!=(const VarState &Other) const { return !(*this == Other); }
     bool empty() const {
-      return !Whole && llvm::all_of(Parts, [](const auto &P) {
-        return P.second == 0;
-      });
+      return !Whole &&
+             llvm::all_of(Parts, [](const auto &P) { return P.second == 0; });
     }
   };
   using State = llvm::DenseMap<const VarDecl *, VarState>;
@@ -1701,8 +981,8 @@ DepSet DependenceBuilder::readPart(const VarState &VS, unsigned Path) const {
   return Deps;
 }
 
-DependenceBuilder::VarState
-DependenceBuilder::join(const VarState &A, const VarState &B) const {
+DependenceBuilder::VarState DependenceBuilder::join(const VarState &A,
+                                                    const VarState &B) const {
   VarState Joined;
   Joined.Whole = A.Whole | B.Whole;
   for (const VarState *Side : {&A, &B})
@@ -1861,9 +1141,10 @@ static bool isOwnMember(const FunctionDecl *Method, const FieldDecl *Field) {
                    (Own->hasDefinition() && Own->isDerivedFrom(Owner)));
 }
 
-llvm::SmallVector<DepSet, 2> DependenceBuilder::objectMemberDeps(
-    const Expr *Object, llvm::ArrayRef<const FieldDecl *> Members,
-    const State &S) {
+llvm::SmallVector<DepSet, 2>
+DependenceBuilder::objectMemberDeps(const Expr *Object,
+                                    llvm::ArrayRef<const FieldDecl *> Members,
+                                    const State &S) {
   llvm::SmallVector<DepSet, 2> Deps;
   if (Members.empty())
     return Deps;
@@ -1874,8 +1155,7 @@ llvm::SmallVector<DepSet, 2> DependenceBuilder::objectMemberDeps(
       DepSet Value = valueDeps(Object, S);
       unsigned Index = 0;
       for (const FieldDecl *Field : LE->getLambdaClass()->fields()) {
-        if (Field->getCanonicalDecl() == Member &&
-            Index < LE->capture_size()) {
+        if (Field->getCanonicalDecl() == Member && Index < LE->capture_size()) {
           const Expr *Init = *(LE->capture_init_begin() + Index);
           Value = Init ? valueDeps(Init, S) : 0;
           break;
@@ -1893,8 +1173,8 @@ llvm::SmallVector<DepSet, 2> DependenceBuilder::objectMemberDeps(
                                                      : dep::Object);
     return Deps;
   }
-  PartRead Read = Object->getType()->isPointerType() ? PartRead()
-                                                     : partRead(Object, S);
+  PartRead Read =
+      Object->getType()->isPointerType() ? PartRead() : partRead(Object, S);
   if (!Read.Var || !Read.Exact) {
     Deps.assign(Members.size(), valueDeps(Object, S));
     return Deps;
@@ -1912,8 +1192,8 @@ void DependenceBuilder::addMemberWrite(const FieldDecl *Field, DepSet Value) {
     return;
   auto &Writes = R.Summary.ObjectMemberWrites;
   Field = Field->getCanonicalDecl();
-  auto It = llvm::find_if(Writes,
-                          [&](const auto &W) { return W.first == Field; });
+  auto It =
+      llvm::find_if(Writes, [&](const auto &W) { return W.first == Field; });
   if (It == Writes.end())
     Writes.push_back({Field, Value});
   else
@@ -1965,8 +1245,7 @@ void DependenceBuilder::allFields(
     allFields(Base.getType()->getAsCXXRecordDecl(), Fields);
 }
 
-void DependenceBuilder::initialize(const CXXCtorInitializer *Init,
-                                   State &S) {
+void DependenceBuilder::initialize(const CXXCtorInitializer *Init, State &S) {
   const Expr *InitExpr = Init->getInit();
   DepSet Value = (InitExpr ? valueDeps(InitExpr, S) : 0) | CurrentEscaping;
   if (const FieldDecl *Field = Init->getMember()) {
@@ -2439,14 +1718,12 @@ ThreadWitness DependenceBuilder::witness(const Expr *E, const State &S,
 
 /// The witness of the nearest branch deciding whether \p B runs that
 /// explains \p Bits, marked as coming through control.
-static ThreadWitness controlWitness(llvm::ArrayRef<const CFGBlock *> Closure,
-                                    DepSet Bits,
-                                    const llvm::DenseMap<const CFGBlock *,
-                                                         ThreadWitness> &Known) {
+static ThreadWitness
+controlWitness(llvm::ArrayRef<const CFGBlock *> Closure, DepSet Bits,
+               const llvm::DenseMap<const CFGBlock *, ThreadWitness> &Known) {
   for (const CFGBlock *C : Closure) {
     auto It = Known.find(C);
-    if (It != Known.end() &&
-        It->second.AcrossBlocks == !(Bits & dep::Thread)) {
+    if (It != Known.end() && It->second.AcrossBlocks == !(Bits & dep::Thread)) {
       ThreadWitness W = It->second;
       W.ViaControl = true;
       return W;
@@ -2550,8 +1827,7 @@ DependenceBuilder::LValueRoot DependenceBuilder::lvalueRoot(const Expr *E,
   if (const auto *ME = dyn_cast<MemberExpr>(E)) {
     if (ME->isArrow()) {
       Root = pointerRoot(ME->getBase(), S);
-      if (Root.Object &&
-          isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
+      if (Root.Object && isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
         Root.ObjectMember = static_cast<const FieldDecl *>(memberStep(ME));
       return Root;
     }
@@ -2681,10 +1957,10 @@ void DependenceBuilder::callEffects(const CallExpr *CE, State &S,
   if (Shape.Object) {
     const auto *Method = dyn_cast_or_null<CXXMethodDecl>(Callee);
     if (Method && !Method->isConst()) {
-      DepSet Written =
-          Summary ? instantiate(Summary->ObjectWrites, Record.Args,
-                                Record.Object, Record.ObjectMembers)
-                  : Unknown;
+      DepSet Written = Summary
+                           ? instantiate(Summary->ObjectWrites, Record.Args,
+                                         Record.Object, Record.ObjectMembers)
+                           : Unknown;
       LValueRoot Root = Shape.Object->getType()->isPointerType()
                             ? pointerRoot(Shape.Object, S)
                             : lvalueRoot(Shape.Object, S);
@@ -2692,8 +1968,7 @@ void DependenceBuilder::callEffects(const CallExpr *CE, State &S,
         applyWrite(Root, Written, /*Strong=*/false, S, nullptr);
       // What it writes into single members goes to those members of the
       // object: of a local, or of the caller's own object.
-      bool OwnObject =
-          isa<CXXThisExpr>(Shape.Object->IgnoreParenImpCasts());
+      bool OwnObject = isa<CXXThisExpr>(Shape.Object->IgnoreParenImpCasts());
       for (const auto &[Field, Value] :
            Summary ? Summary->ObjectMemberWrites
                    : decltype(Summary->ObjectMemberWrites)()) {
@@ -2821,8 +2096,7 @@ void DependenceBuilder::transferBlock(const CFGBlock *B, State &S) {
       ThreadWitness W = witness(Cond, S, Bits);
       if (W.empty())
         // Only reachable through control taint: name the outer condition.
-        W = controlWitness(R.Control->closure(B), Bits,
-                           R.ConditionWitnesses);
+        W = controlWitness(R.Control->closure(B), Bits, R.ConditionWitnesses);
       R.ConditionWitnesses[B] = W;
     }
   }
@@ -2853,7 +2127,6 @@ DepSet DependenceBuilder::controlTaint(const CFGBlock *B, bool Escaping) {
 }
 
 void DependenceBuilder::findBarrierSites() {
-  R.Control->BarrierBlocks.resize(R.Graph->getNumBlockIDs());
   llvm::BitVector WarpSyncBlocks(R.Graph->getNumBlockIDs());
   for (const CFGBlock *B : *R.Graph) {
     for (const CFGElement &E : *B) {
@@ -2868,9 +2141,8 @@ void DependenceBuilder::findBarrierSites() {
       Site.Call = CE;
       Site.Block = B;
       const FunctionDecl *Callee = CE->getDirectCallee();
-      const FunctionSummary *Summary = !Model.Modelled && Callee
-                                           ? Analysis.getSummary(Callee)
-                                           : nullptr;
+      const FunctionSummary *Summary =
+          !Model.Modelled && Callee ? Analysis.getSummary(Callee) : nullptr;
       if (Model.IsWarpSync || Model.IsBlockBarrier ||
           (Summary && Summary->AlwaysSyncsWarp)) {
         WarpSyncBlocks.set(B->getBlockID());
@@ -2894,7 +2166,7 @@ void DependenceBuilder::findBarrierSites() {
         continue;
       }
       R.BarrierSites.push_back(Site);
-      R.Control->BarrierBlocks.set(B->getBlockID());
+      R.Control->markBarrierBlock(B);
       if (!R.Summary.Barrier || Site.Scope > R.Summary.Scope) {
         R.Summary.Barrier = Site.Barrier;
         R.Summary.BarrierName = Site.BarrierName;
@@ -3006,7 +2278,7 @@ struct ThreadDependenceAnalysis::Store {
     // Constructors' member initialisers, as elements of their CFGs.
     Manager.getCFGBuildOptions().AddInitializers = true;
     // The destructors of locals where their scopes end: code a thread runs
-    // on its way out of the kernel (isCodeElement). Only classes whose
+    // on its way out of the kernel (ControlFacts). Only classes whose
     // destructor is not trivial add elements.
     Manager.getCFGBuildOptions().AddImplicitDtors = true;
   }
@@ -3021,7 +2293,8 @@ struct ThreadDependenceAnalysis::Store {
   /// analysis met (itself or callees, transitively), so that a later asker
   /// of a cached body hears of them too.
   llvm::DenseMap<const FunctionDecl *, unsigned> Oversized;
-  llvm::DenseMap<const FunctionDecl *, llvm::SmallVector<const FunctionDecl *, 1>>
+  llvm::DenseMap<const FunctionDecl *,
+                 llvm::SmallVector<const FunctionDecl *, 1>>
       Met;
   /// The bodies being built, innermost last: each collects what it meets.
   llvm::SmallVector<llvm::SmallVector<const FunctionDecl *, 1>, 4> Building;
@@ -3126,12 +2399,10 @@ ThreadDependenceAnalysis::analyze(const FunctionDecl *FD) {
   Result->EarlyExitsAreBenign =
       Result->Kernel && !Options.ExitedThreadsHoldBarriers;
   Result->Graph = Graph;
-  Result->Control = std::make_unique<FunctionDependence::ControlInfo>(Graph);
-  Result->Control->Body = FD->getBody();
+  Result->Control = std::make_unique<ControlFacts>(Graph, FD->getBody());
   DependenceBuilder(*this, *Result, *AC).run();
   S.InProgress[FD] = false;
-  llvm::SmallVector<const FunctionDecl *, 1> Met =
-      S.Building.pop_back_val();
+  llvm::SmallVector<const FunctionDecl *, 1> Met = S.Building.pop_back_val();
   if (!Met.empty())
     S.Met[FD] = std::move(Met);
   Replay(FD);

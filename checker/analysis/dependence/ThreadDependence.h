@@ -338,6 +338,7 @@ struct BarrierSite {
 };
 
 class ThreadDependenceAnalysis;
+class ControlFacts;
 
 /// The analysis results for one function body.
 class FunctionDependence {
@@ -417,8 +418,7 @@ private:
     llvm::SmallVector<ThreadWitness, 1> ArgWitnesses;
   };
   llvm::DenseMap<const CallExpr *, CallRecord> Calls;
-  struct ControlInfo;
-  std::unique_ptr<ControlInfo> Control;
+  std::unique_ptr<ControlFacts> Control;
 };
 
 /// Analyses function bodies on demand and caches the results for one
