@@ -150,7 +150,6 @@
 #include "llvm/ADT/SmallVector.h"
 #include <cstdint>
 #include <memory>
-#include <optional>
 #include <string>
 
 namespace clang::cuda_tidy {
@@ -279,42 +278,6 @@ struct FunctionSummary {
   /// `__syncwarp()` in its place would.
   bool AlwaysSyncsWarp = false;
 };
-
-/// Whether the body of \p Loop (a `for`, `while` or `do` statement) runs at
-/// least once each time the loop is entered: a `do`-`while`, a condition
-/// that is constant true, or `for (int k = C0; k < N; ...)` (any comparison,
-/// `k` declared or assigned in the init) with C0 and N constants, constexpr
-/// values or template arguments of the instantiation that satisfy it. On the
-/// CFG the path from the loop's entry through the header's exit edge is
-/// then infeasible: the exit edge is taken only after the body ran.
-bool loopRunsAtLeastOnce(const Stmt *Loop, const ASTContext &Context);
-
-/// The argument whose reduction over all 32 lanes of the warp \p CE
-/// returns, the same value in every lane, computed from the lanes' values
-/// of that argument alone: `__all_sync`, `__any_sync`, `__ballot_sync` or
-/// `__reduce_*_sync` with mask 0xffffffff, or a call of a function whose
-/// body, through branches on constants of its instantiation, returns such
-/// a builtin of one of its parameters unchanged, or runs a butterfly
-/// reduction (butterflyReduction) on that parameter and returns it. Null
-/// otherwise.
-const Expr *warpReducedArgument(const CallExpr *CE, const ASTContext &Context);
-
-/// For `for (V = Start; V op Bound; V += Step)` (or `++V`, `-=`, `--V`) over
-/// a signed counter, where Start and Bound share terms of their sums
-/// (`base + tid` and `base + n * C + tid`) and the loop writes none of the
-/// variables they and Step read: the terms left once the shared ones cancel,
-/// and Step. The loop's condition in iteration k is `(Start - Bound) + k *
-/// Step op 0`, so when these are uniform every thread runs the same number
-/// of iterations although the counter differs. Nullopt when the loop has
-/// another shape or nothing cancels.
-std::optional<llvm::SmallVector<const Expr *, 4>>
-uniformTripCountTerms(const ForStmt *Loop);
-
-/// The `if` statements inside the body of a `for` loop (at any depth) whose
-/// condition is the loop's own condition, when the body writes none of the
-/// variables it reads: `for (j = 0; j < n; ++j) { ...; if (j < n)
-/// __syncthreads(); }`. Their else edge is never taken.
-llvm::SmallPtrSet<const IfStmt *, 4> branchesImpliedByLoops(const Stmt *Body);
 
 /// Instantiates a callee's dependence set at a call.
 /// \p ObjectMemberDeps gives, by slot, the dependence of the members the

@@ -8,6 +8,7 @@
 #include "model/CudaModel.h"
 #include "analysis/ExactQuery.h"
 #include "analysis/SharedAccesses.h"
+#include "analysis/dependence/UniformityProofs.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMap.h"
