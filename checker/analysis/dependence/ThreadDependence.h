@@ -132,6 +132,29 @@
 // options agree (ThreadDependenceAnalysis's store); each check still hears
 // of the bodies past the size limit that its own questions met.
 //
+// ## Stages
+// Each stage is a class and a file of its own in analysis/dependence/, and
+// has unit tests of its own (test/unit/analysis):
+// - The control facts (ControlFacts.h): what the CFG of a body says alone,
+//   computed once per body: control dependence, reachability, immediate
+//   post-dominators, early exits and loop guards, tail calls.
+// - The uniformity proofs (UniformityProofs.h): what shows a value or a
+//   branch the same in every thread where its plain dependence says it may
+//   differ: uniform trip counts, loops that run at least once, branches
+//   implied by their loop, and the lane rules (lane-only sources, settled
+//   shared reads, full-warp reductions). The race check asks some of them.
+// - The fixpoint, in three parts: the lattice (LocalState.h: what each
+//   local may depend on, whole and part by part); the value model
+//   (ExpressionDependence.h: what an expression depends on in a state,
+//   which storage an lvalue designates, and the witnesses); and the
+//   transfer of statements with the solver loop (DependenceFixpoint.h),
+//   iterated with the control taint, which fills a FunctionDependence.
+// - This file: the answers the checks read (FunctionDependence, DepSet, the
+//   summaries and their instantiation, the options) and the store that
+//   shares them (ThreadDependenceAnalysis), which runs the stages on a body
+//   when it is first asked for, a callee when its summary is.
+// SyntaxFacts.h holds the few facts read off the syntax that they share.
+//
 // The analysis never prints; it is queried, and the checks decide.
 //
 //===----------------------------------------------------------------------===//
@@ -361,7 +384,8 @@ public:
 
 private:
   friend class ThreadDependenceAnalysis;
-  friend class DependenceBuilder;
+  friend class DependenceFixpoint;
+  friend class ExpressionDependence;
   FunctionDependence() = default;
 
   const FunctionDecl *Function = nullptr;
