@@ -132,6 +132,29 @@
 // options agree (ThreadDependenceAnalysis's store); each check still hears
 // of the bodies past the size limit that its own questions met.
 //
+// ## Stages
+// Each stage is a class and a file of its own in analysis/dependence/, and
+// has unit tests of its own (test/unit/analysis):
+// - The control facts (ControlFacts.h): what the CFG of a body says alone,
+//   computed once per body: control dependence, reachability, immediate
+//   post-dominators, early exits and loop guards, tail calls.
+// - The uniformity proofs (UniformityProofs.h): what shows a value or a
+//   branch the same in every thread where its plain dependence says it may
+//   differ: uniform trip counts, loops that run at least once, branches
+//   implied by their loop, and the lane rules (lane-only sources, settled
+//   shared reads, full-warp reductions). The race check asks some of them.
+// - The fixpoint, in three parts: the lattice (LocalState.h: what each
+//   local may depend on, whole and part by part); the value model
+//   (ExpressionDependence.h: what an expression depends on in a state,
+//   which storage an lvalue designates, and the witnesses); and the
+//   transfer of statements with the solver loop (DependenceFixpoint.h),
+//   iterated with the control taint, which fills a FunctionDependence.
+// - This file: the answers the checks read (FunctionDependence, DepSet, the
+//   summaries and their instantiation, the options) and the store that
+//   shares them (ThreadDependenceAnalysis), which runs the stages on a body
+//   when it is first asked for, a callee when its summary is.
+// SyntaxFacts.h holds the few facts read off the syntax that they share.
+//
 // The analysis never prints; it is queried, and the checks decide.
 //
 //===----------------------------------------------------------------------===//
@@ -150,7 +173,6 @@
 #include "llvm/ADT/SmallVector.h"
 #include <cstdint>
 #include <memory>
-#include <optional>
 #include <string>
 
 namespace clang::cuda_tidy {
@@ -280,42 +302,6 @@ struct FunctionSummary {
   bool AlwaysSyncsWarp = false;
 };
 
-/// Whether the body of \p Loop (a `for`, `while` or `do` statement) runs at
-/// least once each time the loop is entered: a `do`-`while`, a condition
-/// that is constant true, or `for (int k = C0; k < N; ...)` (any comparison,
-/// `k` declared or assigned in the init) with C0 and N constants, constexpr
-/// values or template arguments of the instantiation that satisfy it. On the
-/// CFG the path from the loop's entry through the header's exit edge is
-/// then infeasible: the exit edge is taken only after the body ran.
-bool loopRunsAtLeastOnce(const Stmt *Loop, const ASTContext &Context);
-
-/// The argument whose reduction over all 32 lanes of the warp \p CE
-/// returns, the same value in every lane, computed from the lanes' values
-/// of that argument alone: `__all_sync`, `__any_sync`, `__ballot_sync` or
-/// `__reduce_*_sync` with mask 0xffffffff, or a call of a function whose
-/// body, through branches on constants of its instantiation, returns such
-/// a builtin of one of its parameters unchanged, or runs a butterfly
-/// reduction (butterflyReduction) on that parameter and returns it. Null
-/// otherwise.
-const Expr *warpReducedArgument(const CallExpr *CE, const ASTContext &Context);
-
-/// For `for (V = Start; V op Bound; V += Step)` (or `++V`, `-=`, `--V`) over
-/// a signed counter, where Start and Bound share terms of their sums
-/// (`base + tid` and `base + n * C + tid`) and the loop writes none of the
-/// variables they and Step read: the terms left once the shared ones cancel,
-/// and Step. The loop's condition in iteration k is `(Start - Bound) + k *
-/// Step op 0`, so when these are uniform every thread runs the same number
-/// of iterations although the counter differs. Nullopt when the loop has
-/// another shape or nothing cancels.
-std::optional<llvm::SmallVector<const Expr *, 4>>
-uniformTripCountTerms(const ForStmt *Loop);
-
-/// The `if` statements inside the body of a `for` loop (at any depth) whose
-/// condition is the loop's own condition, when the body writes none of the
-/// variables it reads: `for (j = 0; j < n; ++j) { ...; if (j < n)
-/// __syncthreads(); }`. Their else edge is never taken.
-llvm::SmallPtrSet<const IfStmt *, 4> branchesImpliedByLoops(const Stmt *Body);
-
 /// Instantiates a callee's dependence set at a call.
 /// \p ObjectMemberDeps gives, by slot, the dependence of the members the
 /// callee's summary lists in ObjectMembers; a member without one gets
@@ -338,6 +324,7 @@ struct BarrierSite {
 };
 
 class ThreadDependenceAnalysis;
+class ControlFacts;
 
 /// The analysis results for one function body.
 class FunctionDependence {
@@ -397,7 +384,8 @@ public:
 
 private:
   friend class ThreadDependenceAnalysis;
-  friend class DependenceBuilder;
+  friend class DependenceFixpoint;
+  friend class ExpressionDependence;
   FunctionDependence() = default;
 
   const FunctionDecl *Function = nullptr;
@@ -417,8 +405,7 @@ private:
     llvm::SmallVector<ThreadWitness, 1> ArgWitnesses;
   };
   llvm::DenseMap<const CallExpr *, CallRecord> Calls;
-  struct ControlInfo;
-  std::unique_ptr<ControlInfo> Control;
+  std::unique_ptr<ControlFacts> Control;
 };
 
 /// Analyses function bodies on demand and caches the results for one
