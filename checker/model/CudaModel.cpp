@@ -3,6 +3,7 @@
 #include "model/CudaModel.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/Basic/Builtins.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 
@@ -79,6 +80,27 @@ std::optional<MinMaxKind> getMinMaxCall(const CallExpr *CE) {
       .Cases({"min", "umin"}, MinMaxKind::Min)
       .Cases({"max", "umax"}, MinMaxKind::Max)
       .Default(std::nullopt);
+}
+
+bool isMemcpy(const FunctionDecl *FD) {
+  unsigned ID = FD->getBuiltinID();
+  return ID == Builtin::BImemcpy || ID == Builtin::BI__builtin_memcpy ||
+         (FD->getIdentifier() && FD->getName() == "memcpy" &&
+          FD->getDeclContext()->getRedeclContext()->isTranslationUnit());
+}
+
+bool isCachedGlobalLoad(const FunctionDecl *FD) {
+  if (!FD->getIdentifier())
+    return false;
+  llvm::StringRef Name = FD->getName();
+  return Name == "__ldg" || Name == "__ldca" || Name == "__ldcg" ||
+         Name == "__ldcs";
+}
+
+bool isCommutativeHalfArithmetic(const FunctionDecl *FD) {
+  return FD->getIdentifier() &&
+         llvm::is_contained({"__hadd", "__hadd2", "__hmul", "__hmul2"},
+                            FD->getName());
 }
 
 llvm::StringRef scopeName(BarrierScope Scope) {

@@ -5,8 +5,7 @@
 // barrier, the special registers inline asm reads, and the built-in
 // functions that compute values (min, max). What each call means for
 // ordering (barriers, warp syncs, shuffles, atomics, ...) is the event
-// vocabulary of SyncEvents.h; CallModel below is its compatibility view for
-// the analyses that still read a call's facts as booleans.
+// vocabulary of SyncEvents.h, which every analysis reads.
 //
 // Everything is matched by name and by the type of the object, never by
 // builtin ID: the IDs differ between the host and the device pass, and most
@@ -44,39 +43,6 @@ std::optional<BuiltinIndexKind> getBuiltinIndexRef(const Expr *E,
 /// of each block.
 enum class BarrierScope { Block, Cluster, Grid };
 
-/// What a call means to the analyses, as booleans: the view of
-/// classifySync (SyncEvents.h) that the race and dependence analyses read
-/// until they read events.
-struct CallModel {
-  /// A barrier that every thread of the block must reach (and, for a wider
-  /// Scope, every thread of the cluster or grid).
-  bool IsBlockBarrier = false;
-  BarrierScope Scope = BarrierScope::Block;
-  /// Orders the threads of a warp or a tile of one: `__syncwarp`, the
-  /// `_sync` shuffles and votes, a tile's sync().
-  bool IsWarpSync = false;
-  /// The result may differ between threads of one block.
-  bool ThreadDependentResult = false;
-  /// The result is the same in every thread of the block whatever the
-  /// arguments are (`__syncthreads_or`, a block's size).
-  bool UniformResult = false;
-  /// The result may differ between blocks of one cluster (a block's rank in
-  /// the grid or the cluster, `__syncthreads_or`), or between clusters
-  /// (a cluster's rank). Either may hold with UniformResult.
-  bool BlockDependentResult = false;
-  bool ClusterDependentResult = false;
-  /// The callee is part of an API modelled here by name; its body, if any,
-  /// must not be analysed (cooperative groups' internals, for example).
-  bool Modelled = false;
-  /// How a diagnostic names the callee ("__syncthreads",
-  /// "thread_block::sync").
-  std::string Name;
-};
-
-/// Classifies \p CE: classifySync's event, read as booleans (defined in
-/// SyncEvents.cpp). Calls to user functions come back unmodelled.
-CallModel classifyCall(const CallExpr *CE);
-
 /// The scope of the barrier of a group type's sync(): Block for a
 /// `thread_block`, Cluster for a `cluster_group`, Grid for a `grid_group`;
 /// none for tiles and other groups.
@@ -97,6 +63,19 @@ bool isWarpSizeVariable(const VarDecl *VD);
 /// arguments computes.
 enum class MinMaxKind { Min, Max };
 std::optional<MinMaxKind> getMinMaxCall(const CallExpr *CE);
+
+/// True if \p FD is the C library's `memcpy` (the builtin, or a declaration
+/// of `::memcpy`).
+bool isMemcpy(const FunctionDecl *FD);
+
+/// True if \p FD is one of the cache-hinted global loads `__ldg`, `__ldca`,
+/// `__ldcg`, `__ldcs`: a read of its argument, written in assembly.
+bool isCachedGlobalLoad(const FunctionDecl *FD);
+
+/// True if \p FD is a half-precision add or multiply of two operands
+/// (`__hadd`, `__hadd2`, `__hmul`, `__hmul2`), whose result does not depend
+/// on the order of its operands.
+bool isCommutativeHalfArithmetic(const FunctionDecl *FD);
 
 /// True if an inline asm string reads a per-thread special register
 /// (%laneid, %tid, %clock, ...). `%smid` is not one: a block runs on one SM.

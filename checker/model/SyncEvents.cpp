@@ -547,22 +547,6 @@ SyncEvent classifySync(const CallExpr *CE) {
   return E;
 }
 
-CallModel classifyCall(const CallExpr *CE) {
-  SyncEvent E = classifySync(CE);
-  CallModel M;
-  M.IsBlockBarrier = E.isBarrier();
-  if (M.IsBlockBarrier)
-    M.Scope = *E.Scope;
-  M.IsWarpSync = E.ordersWarp();
-  M.ThreadDependentResult = E.ThreadDependentResult;
-  M.UniformResult = E.UniformResult;
-  M.BlockDependentResult = E.BlockDependentResult;
-  M.ClusterDependentResult = E.ClusterDependentResult;
-  M.Modelled = E.Modelled;
-  M.Name = std::move(E.Name);
-  return M;
-}
-
 namespace {
 
 /// An operand of a barrier instruction: `%1` or `%[name]` names an operand

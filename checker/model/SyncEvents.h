@@ -78,8 +78,8 @@
 // Everything is matched by name, namespace and class, never by builtin ID
 // (CudaModel.h says why). A call that is not modelled is what it always was:
 // the analyses follow its body where they follow calls, and its result is
-// unknown. The race and dependence analyses still read the booleans of
-// CallModel (CudaModel.h), which classifyCall derives from the event.
+// unknown. No analysis matches a function's name of its own: what a call
+// means for ordering, every one reads here.
 //
 //===----------------------------------------------------------------------===//
 
@@ -230,6 +230,20 @@ struct SyncEvent {
 
   /// Whether the analyses read the event as a barrier that every thread of
   /// Scope must reach (see the kinds above).
+  /// A vote that reduces over the lanes (`__all_sync`, `__any_sync`,
+  /// `__ballot_sync`) or a `__reduce_*_sync`: every lane of the mask gets
+  /// the same result.
+  bool isLaneReduction() const {
+    return Kind == SyncKind::WarpReduce ||
+           (Kind == SyncKind::Vote &&
+            (Vote == VoteMode::All || Vote == VoteMode::Any ||
+             Vote == VoteMode::Ballot));
+  }
+  /// A cooperative-groups `reduce` over a group.
+  bool isGroupReduce() const {
+    return Kind == SyncKind::Collective && Collective == CollectiveOp::Reduce &&
+           Group;
+  }
   bool isBarrier() const;
   /// Whether the analyses read the event as ordering the lanes of a warp
   /// (or of a tile of one).

@@ -6,7 +6,7 @@
 
 #include "analysis/dependence/ControlFacts.h"
 #include "analysis/dependence/SyntaxFacts.h"
-#include "model/CudaModel.h"
+#include "model/SyncEvents.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
@@ -101,7 +101,7 @@ static bool touchesOtherThreads(const Stmt *S) {
   if (isa<AsmStmt>(S))
     return true;
   if (const auto *CE = dyn_cast<CallExpr>(S))
-    if (!classifyCall(CE).Modelled && !isLibraryCall(CE))
+    if (!classifySync(CE).Modelled && !isLibraryCall(CE))
       return true;
   for (const Stmt *Child : S->children())
     if (touchesOtherThreads(Child))

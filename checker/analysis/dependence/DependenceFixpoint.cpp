@@ -7,7 +7,7 @@
 #include "analysis/dependence/DependenceFixpoint.h"
 #include "analysis/dependence/ControlFacts.h"
 #include "analysis/dependence/UniformityProofs.h"
-#include "model/CudaModel.h"
+#include "model/SyncEvents.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/Stmt.h"
 #include "clang/Analysis/FlowSensitive/DataflowWorklist.h"
@@ -237,8 +237,8 @@ void DependenceFixpoint::callEffects(const CallExpr *CE, LocalState &S,
       Shape.Object ? widenLane(Values.valueDeps(Shape.Object, S)) : 0;
   All |= Record.Object;
 
-  CallModel Model = classifyCall(CE);
-  if (Model.Modelled)
+  SyncEvent Event = classifySync(CE);
+  if (Event.Modelled)
     return;
   const FunctionDecl *Callee = CE->getDirectCallee();
   const FunctionSummary *Summary =
@@ -465,14 +465,14 @@ void DependenceFixpoint::findBarrierSites() {
       const auto *CE = dyn_cast<CallExpr>(CS->getStmt());
       if (!CE)
         continue;
-      CallModel Model = classifyCall(CE);
+      SyncEvent Event = classifySync(CE);
       BarrierSite Site;
       Site.Call = CE;
       Site.Block = B;
       const FunctionDecl *Callee = CE->getDirectCallee();
       const FunctionSummary *Summary =
-          !Model.Modelled && Callee ? Analysis.getSummary(Callee) : nullptr;
-      if (Model.IsWarpSync || Model.IsBlockBarrier ||
+          !Event.Modelled && Callee ? Analysis.getSummary(Callee) : nullptr;
+      if (Event.ordersWarp() || Event.isBarrier() ||
           (Summary && Summary->AlwaysSyncsWarp)) {
         WarpSyncBlocks.set(B->getBlockID());
         if (!R.Summary.WarpSync)
@@ -480,11 +480,11 @@ void DependenceFixpoint::findBarrierSites() {
       } else if (Summary && Summary->WarpSync && !R.Summary.WarpSync) {
         R.Summary.WarpSync = Summary->WarpSync;
       }
-      if (Model.IsBlockBarrier) {
+      if (Event.isBarrier()) {
         Site.Barrier = CE;
-        Site.BarrierName = Model.Name;
-        Site.Scope = Model.Scope;
-      } else if (!Model.Modelled) {
+        Site.BarrierName = Event.Name;
+        Site.Scope = *Event.Scope;
+      } else if (!Event.Modelled) {
         if (!Summary || !Summary->Barrier)
           continue;
         Site.Callee = Callee;

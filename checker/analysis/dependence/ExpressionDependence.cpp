@@ -6,7 +6,7 @@
 
 #include "analysis/dependence/ExpressionDependence.h"
 #include "analysis/dependence/SyntaxFacts.h"
-#include "model/CudaModel.h"
+#include "model/SyncEvents.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
@@ -17,15 +17,8 @@ namespace {
 
 /// The value a shuffle moves between lanes (`__shfl_sync(mask, v, lane)`,
 /// `tile.shfl(v, lane)`), or null if \p CE is no shuffle.
-const Expr *shuffledValue(const CallExpr *CE, const CallModel &Model) {
-  llvm::StringRef Name = Model.Name;
-  if (Name.starts_with("__shfl") && Name.ends_with("_sync") &&
-      CE->getNumArgs() >= 2)
-    return CE->getArg(1);
-  if (isa<CXXMemberCallExpr>(CE) && Name.contains("::shfl") &&
-      CE->getNumArgs() >= 1)
-    return CE->getArg(0);
-  return nullptr;
+const Expr *shuffledValue(const SyncEvent &Event) {
+  return Event.Kind == SyncKind::Shuffle ? Event.Value : nullptr;
 }
 
 DepSet builtinIndexDeps(BuiltinIndexKind Kind) {
@@ -389,10 +382,10 @@ DepSet ExpressionDependence::addressDeps(const Expr *E, const LocalState &S) {
 }
 
 DepSet ExpressionDependence::callDeps(const CallExpr *CE, const LocalState &S) {
-  CallModel Model = classifyCall(CE);
-  if (Model.UniformResult)
-    return (Model.BlockDependentResult ? dep::Block : 0) |
-           (Model.ClusterDependentResult ? dep::Cluster : 0);
+  SyncEvent Event = classifySync(CE);
+  if (Event.UniformResult)
+    return (Event.BlockDependentResult ? dep::Block : 0) |
+           (Event.ClusterDependentResult ? dep::Cluster : 0);
   if (laneRules())
     if (const Expr *Reduced = reducedArgument(CE)) {
       // Every warp reduces the same 32 values the same way.
@@ -402,13 +395,13 @@ DepSet ExpressionDependence::callDeps(const CallExpr *CE, const LocalState &S) {
         return Value & ~dep::Lane;
       }
     }
-  if (const Expr *Shuffled = shuffledValue(CE, Model)) {
+  if (const Expr *Shuffled = shuffledValue(Event)) {
     // Every lane gets some lane's value: one value in all lanes stays one.
     DepSet Value = valueDeps(Shuffled, S);
     if (!(Value & (dep::Thread | dep::Lane)))
       return Value;
   }
-  if (Model.ThreadDependentResult)
+  if (Event.ThreadDependentResult)
     return dep::Thread;
   CallShape Shape = getCallShape(CE);
   llvm::SmallVector<DepSet, 4> Args;
@@ -419,7 +412,7 @@ DepSet ExpressionDependence::callDeps(const CallExpr *CE, const LocalState &S) {
   }
   DepSet Object = Shape.Object ? widenLane(valueDeps(Shape.Object, S)) : 0;
   All |= Object;
-  if (Model.Modelled)
+  if (Event.Modelled)
     return All;
   if (const FunctionDecl *Callee = CE->getDirectCallee())
     if (const FunctionSummary *Summary = Analysis.getSummary(Callee))
@@ -486,19 +479,19 @@ ThreadWitness ExpressionDependence::witness(const Expr *E, const LocalState &S,
       return W;
     }
   if (const auto *CE = dyn_cast<CallExpr>(E)) {
-    CallModel Model = classifyCall(CE);
+    SyncEvent Event = classifySync(CE);
     DepSet Result = 0;
-    if (Model.ThreadDependentResult)
+    if (Event.ThreadDependentResult)
       Result = dep::Thread;
-    else if (Model.UniformResult)
-      Result = (Model.BlockDependentResult ? dep::Block : 0) |
-               (Model.ClusterDependentResult ? dep::Cluster : 0);
+    else if (Event.UniformResult)
+      Result = (Event.BlockDependentResult ? dep::Block : 0) |
+               (Event.ClusterDependentResult ? dep::Cluster : 0);
     if (Result & Bits) {
-      W.Source = "the result of '" + Model.Name + "'";
+      W.Source = "the result of '" + Event.Name + "'";
       return W;
     }
     const FunctionDecl *Callee = CE->getDirectCallee();
-    if (!Model.Modelled && Callee) {
+    if (!Event.Modelled && Callee) {
       const FunctionSummary *Summary = Analysis.getSummary(Callee);
       if (Summary && (Summary->Return & Bits)) {
         W.Source = "the result of '" + Callee->getNameAsString() + "'";

@@ -7,7 +7,7 @@
 #include "analysis/dependence/UniformityProofs.h"
 #include "analysis/dependence/SyntaxFacts.h"
 #include "analysis/race/SharedMemoryRace.h"
-#include "model/CudaModel.h"
+#include "model/SyncEvents.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "llvm/ADT/BitVector.h"
@@ -53,12 +53,10 @@ const Expr *builtinWarpReduction(const CallExpr *CE,
   if (!Callee || !Callee->getIdentifier() || CE->getNumArgs() != 2 ||
       isa<CXXMemberCallExpr>(CE))
     return nullptr;
-  llvm::StringRef Name = Callee->getName();
-  bool Reduction = Name == "__all_sync" || Name == "__any_sync" ||
-                   Name == "__ballot_sync" ||
-                   (Name.starts_with("__reduce_") && Name.ends_with("_sync"));
-  return Reduction && isFullWarpMask(CE->getArg(0), Context) ? CE->getArg(1)
-                                                             : nullptr;
+  return classifySync(CE).isLaneReduction() &&
+                 isFullWarpMask(CE->getArg(0), Context)
+             ? CE->getArg(1)
+             : nullptr;
 }
 
 /// The parameter of \p FD whose full-warp reduction the rest of its body,
@@ -573,7 +571,7 @@ bool SettledSharedReads::isSettled(const ArraySubscriptExpr *ASE) {
   };
   auto IsBarrier = [](const Stmt *S) {
     const auto *CE = dyn_cast_or_null<CallExpr>(S);
-    return CE && classifyCall(CE).IsBlockBarrier;
+    return CE && classifySync(CE).isBarrier();
   };
   // Where the read is.
   llvm::SmallVector<std::pair<const CFGBlock *, unsigned>, 2> Reads;

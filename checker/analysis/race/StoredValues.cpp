@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "analysis/race/StoredValues.h"
+#include "model/CudaModel.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
@@ -72,12 +73,6 @@ bool isPureFunction(const FunctionDecl *FD, ASTContext &Ctx,
     return false;
   };
 
-  auto IsMemcpy = [](const FunctionDecl *Callee) {
-    unsigned ID = Callee->getBuiltinID();
-    return ID == Builtin::BImemcpy || ID == Builtin::BI__builtin_memcpy ||
-           (Callee->getIdentifier() && Callee->getName() == "memcpy" &&
-            Callee->getDeclContext()->getRedeclContext()->isTranslationUnit());
-  };
   std::function<bool(const Stmt *)> Pure = [&](const Stmt *S) -> bool {
     if (!S)
       return true;
@@ -127,10 +122,10 @@ bool isPureFunction(const FunctionDecl *FD, ASTContext &Ctx,
         // (which may only write through `this` when it builds, so not).
         if (!CalleeMethod || !CalleeMethod->isTrivial() || !Own(OCE->getArg(0)))
           return false;
-      } else if (unsigned ID = Callee->getBuiltinID(); ID || IsMemcpy(Callee)) {
+      } else if (unsigned ID = Callee->getBuiltinID(); ID || isMemcpy(Callee)) {
         // memcpy into storage of the call's own is a store to it (clang's
         // CUDA headers define a device memcpy over __builtin_memcpy).
-        bool Copy = IsMemcpy(Callee);
+        bool Copy = isMemcpy(Callee);
         // A target's builtins read the thread's registers (`__nvvm_read_
         // ptx_sreg_tid_x`, behind threadIdx.x), shuffle or vote: none is a
         // function of its arguments alone.
@@ -139,11 +134,8 @@ bool isPureFunction(const FunctionDecl *FD, ASTContext &Ctx,
                   : !Ctx.BuiltinInfo.isConst(ID)))
           return false;
       } else {
-        StringRef Name =
-            Callee->getIdentifier() ? Callee->getName() : StringRef();
         // The cached global loads: a read, written in assembly.
-        bool CachedLoad = Name == "__ldg" || Name == "__ldca" ||
-                          Name == "__ldcg" || Name == "__ldcs";
+        bool CachedLoad = isCachedGlobalLoad(Callee);
         if (!CachedLoad && !isPureFunction(Callee, Ctx, Known, Depth + 1))
           return false;
         if (CachedLoad)

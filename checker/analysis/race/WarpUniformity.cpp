@@ -7,6 +7,7 @@
 #include "analysis/race/WarpUniformity.h"
 #include "analysis/race/SharedMemoryRace.h"
 #include "model/CudaModel.h"
+#include "model/SyncEvents.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
 
@@ -86,9 +87,10 @@ bool sameLValue(const Expr *A, const Expr *B, const ASTContext &Ctx) {
 bool isFullXorShuffle(const Expr *E, const Expr *Value, const VarDecl *Offset,
                       const ASTContext &Ctx) {
   const auto *CE = dyn_cast<CallExpr>(E->IgnoreParenImpCasts());
-  const FunctionDecl *Callee = CE ? CE->getDirectCallee() : nullptr;
-  if (!Callee || !Callee->getIdentifier() ||
-      Callee->getName() != "__shfl_xor_sync" || CE->getNumArgs() < 3)
+  if (!CE || isa<CXXMemberCallExpr>(CE) || CE->getNumArgs() < 3)
+    return false;
+  SyncEvent Event = classifySync(CE);
+  if (Event.Kind != SyncKind::Shuffle || Event.Shuffle != ShuffleMode::Xor)
     return false;
   const auto *Lane =
       dyn_cast<DeclRefExpr>(CE->getArg(2)->IgnoreParenImpCasts());
@@ -148,9 +150,8 @@ const Expr *butterflyStep(const Stmt *S, const VarDecl *Offset,
     }
   } else if (const auto *Call = dyn_cast<CallExpr>(RHS)) {
     const FunctionDecl *Callee = Call->getDirectCallee();
-    if (!Callee || !Callee->getIdentifier() || Call->getNumArgs() != 2 ||
-        !llvm::is_contained({"__hadd", "__hadd2", "__hmul", "__hmul2"},
-                            Callee->getName()))
+    if (!Callee || Call->getNumArgs() != 2 ||
+        !isCommutativeHalfArithmetic(Callee))
       return nullptr;
     First = Call->getArg(0);
     Second = Call->getArg(1);
@@ -284,10 +285,7 @@ bool returnsWarpUniform(llvm::ArrayRef<const Stmt *> Body,
       const FunctionDecl *Callee = CE ? CE->getDirectCallee() : nullptr;
       if (!Callee || !Callee->getIdentifier())
         return false;
-      StringRef Name = Callee->getName();
-      return (Name.starts_with("__reduce_") && Name.ends_with("_sync")) ||
-             Name == "__all_sync" || Name == "__any_sync" ||
-             Name == "__ballot_sync";
+      return classifySync(CE).isLaneReduction();
     }
     if (const VarDecl *VD = butterflyReduction(S, Ctx)) {
       Reduced.insert(VD);
@@ -411,11 +409,10 @@ bool WarpUniformity::isWarpUniform(const Expr *E, const CFGBlock *Block,
     const FunctionDecl *Callee = CE->getDirectCallee();
     if (!Callee || !Callee->getIdentifier())
       return false;
-    StringRef Name = Callee->getName();
+    SyncEvent Event = classifySync(CE);
     if (isInCooperativeGroups(Callee))
-      return Name == "reduce";
-    if (Name.starts_with("__reduce_") || Name == "__ballot_sync" ||
-        Name == "__all_sync" || Name == "__any_sync")
+      return Event.isGroupReduce();
+    if (Event.isLaneReduction())
       return true;
     const FunctionDecl *Definition = nullptr;
     if (!Callee->hasBody(Definition) || !Definition)
