@@ -412,9 +412,8 @@ void KernelLaunches::addShape(const FunctionDecl *Kernel,
     return;
   }
   auto &Known = Shapes[Kernel];
-  auto Same = llvm::find_if(Known, [&](const BlockShape &Other) {
-    return Other.Dim == Shape->Dim;
-  });
+  auto Same = llvm::find_if(
+      Known, [&](const BlockShape &Other) { return Other.Dim == Shape->Dim; });
   if (Same != Known.end()) {
     // Only values every launch of the shape passes stay bound.
     llvm::erase_if(Same->Arguments, [&](const auto &Argument) {
@@ -575,10 +574,10 @@ KernelLaunches::relationsOf(const FunctionDecl *Kernel, ASTContext &Context,
   if (It == Relations.end() || !It->second.Known || !It->second.Launched)
     return {};
   // The index holds no arguments: another file's launch may pass anything.
-  if (Index &&
-      !Index->launchesOf(kernelKey(Kernel),
-                         mainFileName(Context.getSourceManager()))
-           .empty())
+  if (Index && !Index
+                    ->launchesOf(kernelKey(Kernel),
+                                 mainFileName(Context.getSourceManager()))
+                    .empty())
     return {};
   return It->second.List;
 }
@@ -1146,71 +1145,6 @@ bool launchesHaveWarpRows(const FunctionDecl *Kernel,
       return false;
   }
   return Any && All;
-}
-
-namespace {
-
-std::optional<BlockShape> parseBlockShape(llvm::StringRef Text) {
-  BlockShape Shape;
-  Shape.Assumed = true;
-  llvm::SmallVector<llvm::StringRef, 3> Parts;
-  Text.split(Parts, ',');
-  if (Parts.empty() || Parts.size() > 3)
-    return std::nullopt;
-  for (unsigned I = 0; I < Parts.size(); ++I)
-    if (Parts[I].trim().getAsInteger(10, Shape.Dim[I]) || Shape.Dim[I] <= 0)
-      return std::nullopt;
-  if (Shape.threads() > 1024)
-    return std::nullopt;
-  return Shape;
-}
-
-const char *const AssumedOptionNames[] = {
-    "AssumedBlockSize", "AssumedBlockSize2D", "AssumedBlockSize3D"};
-
-} // namespace
-
-std::optional<std::vector<BlockShape>> parseBlockShapes(llvm::StringRef Text) {
-  std::vector<BlockShape> Shapes;
-  llvm::SmallVector<llvm::StringRef, 4> Parts;
-  Text.split(Parts, ';', -1, /*KeepEmpty=*/false);
-  for (llvm::StringRef Part : Parts) {
-    auto Shape = parseBlockShape(Part);
-    if (!Shape)
-      return std::nullopt;
-    Shapes.push_back(*Shape);
-  }
-  if (Shapes.empty())
-    return std::nullopt;
-  return Shapes;
-}
-
-AssumedBlockSizeOptions::AssumedBlockSizeOptions(
-    ClangTidyCheck::OptionsView &Options, llvm::StringRef Default1D,
-    llvm::StringRef Default2D, llvm::StringRef Default3D)
-    : Defaults{Default1D.str(), Default2D.str(), Default3D.str()} {
-  for (unsigned I = 0; I < 3; ++I)
-    Texts[I] = Options.get(AssumedOptionNames[I], Defaults[I]);
-}
-
-void AssumedBlockSizeOptions::store(ClangTidyCheck::OptionsView &Options,
-                                    ClangTidyOptions::OptionMap &Opts) const {
-  for (unsigned I = 0; I < 3; ++I)
-    Options.store(Opts, AssumedOptionNames[I], Texts[I]);
-}
-
-AssumedShapes AssumedBlockSizeOptions::shapes(
-    llvm::function_ref<void(llvm::StringRef, llvm::StringRef)> Invalid) const {
-  AssumedShapes Shapes;
-  for (unsigned I = 0; I < 3; ++I) {
-    auto Parsed = parseBlockShapes(Texts[I]);
-    if (!Parsed) {
-      Invalid(AssumedOptionNames[I], Texts[I]);
-      Parsed = parseBlockShapes(Defaults[I]);
-    }
-    Shapes[I] = *Parsed;
-  }
-  return Shapes;
 }
 
 void KernelLaunches::registerMatchers(

@@ -3,24 +3,22 @@
 // What the shared-memory checks collect while clang-tidy matches: the
 // kernels defined in the translation unit and the block shapes they are
 // launched with, so that the analyses can run at the end of the translation
-// unit, when every launch has been seen. Also the parsing of the assumed
-// block-shape options that those checks share.
+// unit, when every launch has been seen.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef CUDA_TIDY_MODEL_KERNELLAUNCHES_H
 #define CUDA_TIDY_MODEL_KERNELLAUNCHES_H
 
-#include "model/ProgramLaunches.h"
-#include "model/HostValues.h"
 #include "analysis/SharedAccesses.h"
+#include "model/HostValues.h"
+#include "model/ProgramLaunches.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
-#include <clang-tidy/ClangTidyCheck.h>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -58,7 +56,7 @@ public:
   /// shapes unknown. Call once, after the last collect().
   void resolveHelperLaunches(ASTContext &Context);
   /// Every launch seen, as the launch index records it.
-  llvm::ArrayRef<IndexedLaunch> seen() const { return Seen; }
+  llvm::ArrayRef<clang::cuda_tidy::IndexedLaunch> seen() const { return Seen; }
   /// Writes seen() to the launch index in \p Dir (the pre-pass); false on
   /// failure.
   bool writeIndex(llvm::StringRef Dir, ASTContext &Context) const;
@@ -72,7 +70,7 @@ public:
   /// another file too. shapesFor puts them on the shapes it gives.
   llvm::SmallVector<clang::cuda_tidy::ArgumentRelation, 1>
   relationsOf(const FunctionDecl *Kernel, ASTContext &Context,
-              const ProgramLaunches *Index = nullptr) const;
+              const clang::cuda_tidy::ProgramLaunches *Index = nullptr) const;
   /// The constant block shapes \p Kernel is launched with; empty when there
   /// is no launch or one whose shape is not a constant.
   llvm::ArrayRef<clang::cuda_tidy::BlockShape>
@@ -88,7 +86,7 @@ public:
   shapesFor(const FunctionDecl *Kernel,
             clang::cuda_tidy::ThreadDependenceAnalysis &Dependence,
             const clang::cuda_tidy::AssumedShapes &Assumed,
-            const ProgramLaunches *Index = nullptr) const;
+            const clang::cuda_tidy::ProgramLaunches *Index = nullptr) const;
 
 private:
   /// A launch whose kernel is parameter KernelParameter of Helper; its block
@@ -130,7 +128,7 @@ private:
                  llvm::SmallVector<clang::cuda_tidy::BlockShape, 2>>
       Shapes;
   llvm::SmallPtrSet<const FunctionDecl *, 8> Unknown;
-  std::vector<IndexedLaunch> Seen;
+  std::vector<clang::cuda_tidy::IndexedLaunch> Seen;
 };
 
 /// Calls \p OnLaunch for each `<<<...>>>` launch and \p OnCall for each
@@ -177,31 +175,6 @@ bool launchesHaveWarpRows(const FunctionDecl *Kernel,
 /// found)", " (assumed from the extents of 's': no launch of this kernel was
 /// found)".
 std::string describeShapeOrigin(const clang::cuda_tidy::BlockShape &Shape);
-
-/// Parses "16,16;32,8" into assumed block shapes; missing dimensions are 1.
-std::optional<std::vector<clang::cuda_tidy::BlockShape>>
-    parseBlockShapes(llvm::StringRef);
-
-/// The AssumedBlockSize, AssumedBlockSize2D and AssumedBlockSize3D options
-/// of a check: read, written back, and parsed with the defaults standing in
-/// for an option that does not parse.
-class AssumedBlockSizeOptions {
-public:
-  AssumedBlockSizeOptions(ClangTidyCheck::OptionsView &Options,
-                          llvm::StringRef Default1D, llvm::StringRef Default2D,
-                          llvm::StringRef Default3D);
-  void store(ClangTidyCheck::OptionsView &Options,
-             ClangTidyOptions::OptionMap &Opts) const;
-  /// The shapes; \p Invalid is called with each option that does not parse
-  /// and its value.
-  clang::cuda_tidy::AssumedShapes
-  shapes(llvm::function_ref<void(llvm::StringRef Option, llvm::StringRef Value)>
-             Invalid) const;
-
-private:
-  std::string Texts[3];
-  std::string Defaults[3];
-};
 
 } // namespace clang::tidy::cuda_tidy
 
