@@ -13,9 +13,9 @@
 //    line, and its block shape and byte count when they are constants along
 //    the launch's path (HostValues.h);
 //  - the real run: with the LaunchIndex option (that directory) the checks
-//    read every file there once per process and analyse each kernel defined
-//    in the unit with the shapes of its launches in other files too, naming
-//    the file in the note.
+//    read every file there once per process, and the launch model
+//    (LaunchModel.h) gives each kernel defined in the unit its launches in
+//    other files too, whose notes name the file.
 //
 // The options are read by LaunchIndexOptions (checker/LaunchOptions.h).
 //
