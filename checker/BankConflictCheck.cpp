@@ -1,10 +1,10 @@
 //===--- BankConflictCheck.cpp - cuda-tidy --------------------------------===//
 
 #include "BankConflictCheck.h"
-#include "model/KernelLaunches.h"
+#include "analysis/BankConflict.h"
+#include "model/LaunchModel.h"
 #include "support/SizeLimit.h"
 #include "support/Timing.h"
-#include "analysis/BankConflict.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Lex/Lexer.h"
@@ -18,20 +18,20 @@ class BankConflictCheck::Collector : public BankConflictHandler {
 public:
   Collector(BankConflictCheck &Check, ASTContext &Context,
             unsigned MinimumDegree, AssumedShapes Assumed)
-      : Check(Check), Context(Context),
+      : Launches(Context), Check(Check), Context(Context),
         Dependence(Context, withBlockLimit(Check.MaxBlocks)), Assumed(Assumed),
         Banks(Dependence, *this, MinimumDegree, Assumed) {}
 
   ASTContext &getContext() const { return Context; }
-  KernelLaunches Launches;
+  LaunchModel Launches;
 
   void analyze(const ProgramLaunches *Index) {
-    Launches.resolveHelperLaunches(Dependence.getContext());
+    Launches.resolve(Index);
     SlowestAnalysis Slowest;
     for (const FunctionDecl *Kernel : Launches.kernels())
       Slowest.time(Kernel->getNameAsString(), [&] {
-        Banks.analyzeKernel(
-            Kernel, Launches.shapesFor(Kernel, Dependence, Assumed, Index));
+        Banks.analyzeKernel(Kernel,
+                            Launches.shapesFor(Kernel, Dependence, Assumed));
       });
     Slowest.report("cuda-bank-conflict");
     reportOversizedBodies(Check, Dependence, "bank conflicts", Reported);
@@ -175,7 +175,7 @@ void BankConflictCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
 }
 
 void BankConflictCheck::registerMatchers(MatchFinder *Finder) {
-  KernelLaunches::registerMatchers(Finder, this);
+  LaunchModel::registerMatchers(Finder, this);
 }
 
 void BankConflictCheck::check(const MatchFinder::MatchResult &Result) {
@@ -195,8 +195,7 @@ void BankConflictCheck::check(const MatchFinder::MatchResult &Result) {
 void BankConflictCheck::onEndOfTranslationUnit() {
   if (State && !LaunchIndex.writeDir().empty()) {
     // The pre-pass: record the launches, analyse nothing.
-    if (!State->Launches.writeIndex(LaunchIndex.writeDir(),
-                                    State->getContext()))
+    if (!State->Launches.writeIndex(LaunchIndex.writeDir()))
       configurationDiag("cannot write the launch index in '%0'")
           << LaunchIndex.writeDir();
   } else if (State) {

@@ -1,10 +1,10 @@
 //===--- DivergentBarrierCheck.cpp - cuda-tidy ----------------------------===//
 
 #include "DivergentBarrierCheck.h"
-#include "model/KernelLaunches.h"
+#include "analysis/BarrierDivergence.h"
+#include "model/LaunchModel.h"
 #include "support/SizeLimit.h"
 #include "support/Timing.h"
-#include "analysis/BarrierDivergence.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include <variant>
@@ -20,11 +20,14 @@ class DivergentBarrierCheck::Reporter : public BarrierDivergenceHandler {
 public:
   Reporter(DivergentBarrierCheck &Check, ASTContext &Context,
            DependenceOptions Options)
-      : Check(Check), Context(Context), Options(Options),
+      : Launches(Context), Check(Check), Context(Context), Options(Options),
         Dependence(Context, withLaneRules(Options)),
         Barriers(Dependence, *this) {}
 
   ASTContext &getContext() const { return Context; }
+  /// The functions that may launch kernels: their launches tell the
+  /// block's size.
+  LaunchModel Launches;
   /// A kernel is analysed knowing lane-only values (ThreadDependence.h);
   /// when an answer relies on them, its reports wait for the end of the
   /// translation unit, where the launches tell whether its block's x extent
@@ -63,7 +66,7 @@ public:
   /// a kernel's last action: the threads that return then leave the kernel.
   void flush() {
     for (auto &[Kernel, Reports] : LaneKernels) {
-      if (launchesHaveWarpRows(Kernel, Launchers, Context)) {
+      if (Launches.launchesHaveWarpRows(Kernel)) {
         replay(Reports);
         continue;
       }
@@ -82,9 +85,9 @@ public:
         report(D);
     Pending.clear();
     for (const UnwrittenSharedRead &R : PendingReads)
-      if (R.ExitDimension < 0 ||
-          !launchesBindExitBound(R.Function, R.ExitDimension, R.ExitBoundValue,
-                                 R.ExitBoundParameter, Launchers, Context))
+      if (R.ExitDimension < 0 || !Launches.launchesBindExitBound(
+                                     R.Function, R.ExitDimension,
+                                     R.ExitBoundValue, R.ExitBoundParameter))
         report(R);
     PendingReads.clear();
     Slowest.report("cuda-divergent-barrier");
@@ -101,9 +104,6 @@ public:
     }
     PendingReads.push_back(R);
   }
-
-  /// A function whose body may launch kernels.
-  void addLauncher(const FunctionDecl *FD) { Launchers.push_back(FD); }
 
   void report(const UnwrittenSharedRead &R) {
     Check.diag(R.Read->getBeginLoc(),
@@ -158,9 +158,8 @@ public:
                    "the argument for '%0' differs between %1: it depends on "
                    "%2",
                    DiagnosticIDs::Note)
-            << D.Parameter->getName()
-            << (D.AcrossBlocks ? "blocks" : "threads") << D.Reason
-            << D.Argument->getSourceRange();
+            << D.Parameter->getName() << (D.AcrossBlocks ? "blocks" : "threads")
+            << D.Reason << D.Argument->getSourceRange();
     } else if (D.Condition) {
       Check.diag(D.Condition->getBeginLoc(),
                  "%0 may disagree on this %1: it depends on %2",
@@ -213,7 +212,6 @@ private:
   std::unique_ptr<BarrierDivergenceAnalysis> Plain;
   std::vector<DivergentBarrier> Pending;
   std::vector<UnwrittenSharedRead> PendingReads;
-  std::vector<const FunctionDecl *> Launchers;
   size_t Reported = 0;
 };
 
@@ -252,16 +250,12 @@ void DivergentBarrierCheck::registerMatchers(MatchFinder *Finder) {
           .bind("function"),
       this);
   // Functions that may launch kernels: their launches tell the block's size.
-  Finder->addMatcher(functionDecl(isDefinition(),
-                                  unless(hasAttr(attr::CUDAGlobal)),
-                                  unless(isExpansionInSystemHeader()))
-                         .bind("launcher"),
-                     this);
+  LaunchModel::registerMatchers(Finder, this);
 }
 
 void DivergentBarrierCheck::check(const MatchFinder::MatchResult &Result) {
   const auto *FD = Result.Nodes.getNodeAs<FunctionDecl>("function");
-  const auto *Launcher = Result.Nodes.getNodeAs<FunctionDecl>("launcher");
+  const auto *Launcher = Result.Nodes.getNodeAs<FunctionDecl>("host");
   const FunctionDecl *Matched = FD ? FD : Launcher;
   if (!Matched || Matched->isDependentContext() || Matched->isInvalidDecl())
     return;
@@ -276,7 +270,7 @@ void DivergentBarrierCheck::check(const MatchFinder::MatchResult &Result) {
     State = std::make_unique<Reporter>(*this, *Result.Context, Options);
   }
   if (Launcher)
-    State->addLauncher(Launcher);
+    State->Launches.addFunction(Launcher);
   else
     State->analyze(FD);
 }

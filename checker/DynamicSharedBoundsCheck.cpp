@@ -1,62 +1,41 @@
 //===--- DynamicSharedBoundsCheck.cpp - cuda-tidy -------------------------===//
 
 #include "DynamicSharedBoundsCheck.h"
-#include "model/KernelLaunches.h"
+#include "analysis/DynamicSharedBounds.h"
+#include "model/LaunchModel.h"
 #include "support/SizeLimit.h"
 #include "support/Timing.h"
-#include "llvm/ADT/MapVector.h"
-#include "analysis/DynamicSharedBounds.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/MapVector.h"
 
 using namespace clang::ast_matchers;
 using namespace clang::cuda_tidy;
 
 namespace clang::tidy::cuda_tidy {
 
-/// Collects launches and cudaFuncSetAttribute calls while matching; decides
-/// at the end of the translation unit, when every kernel body is known.
+/// Collects the functions that launch kernels while matching; decides at
+/// the end of the translation unit, when every kernel body is known.
 class DynamicSharedBoundsCheck::Collector : public DynamicSharedHandler {
 public:
   Collector(DynamicSharedBoundsCheck &Check, ASTContext &Context,
             bool ReportPossible)
-      : Check(Check), Context(Context),
+      : Launches(Context), Check(Check), Context(Context),
         Dependence(Context, withBlockLimit(Check.MaxBlocks)),
         Bounds(Dependence, *this, ReportPossible) {}
 
   ASTContext &getContext() const { return Context; }
-  std::vector<LaunchSite> Launches;
-  std::vector<SharedSizeAttribute> Attributes;
-  std::vector<const FunctionDecl *> Kernels;
+  LaunchModel Launches;
 
-  /// Adds the launches of this unit's kernels in other files whose shape
-  /// and byte count the index knows.
-  void addLaunchesElsewhere(const ProgramLaunches &Index) {
-    llvm::StringRef MainFile = mainFileName(Context.getSourceManager());
-    if (MainFile.empty())
-      return;
-    for (const FunctionDecl *Kernel : Kernels)
-      for (const IndexedLaunch *L :
-           Index.launchesOf(kernelKey(Kernel), MainFile)) {
-        if (!L->Block || !L->Bytes)
-          continue;
-        LaunchSite Site;
-        Site.Kernel = Kernel;
-        Site.Elsewhere = L->where();
-        Site.KnownBlock = L->Block;
-        Site.KnownBytes = L->Bytes;
-        Launches.push_back(Site);
-      }
-  }
-
-  void analyze() {
+  void analyze(const ProgramLaunches *Index) {
+    Launches.resolve(Index);
     // Timed per kernel, all its launches together, as the other checks time
     // their functions (the first launch of a kernel also analyses its body).
     llvm::MapVector<const FunctionDecl *, double> PerKernel;
-    for (const LaunchSite &Launch : Launches)
-      PerKernel[Launch.Kernel] += SlowestAnalysis::measure(
-          [&] { Bounds.analyze(llvm::ArrayRef(Launch), Attributes); });
+    for (const KernelLaunch *Launch : Launches.byteCountLaunches())
+      PerKernel[Launch->Kernel] += SlowestAnalysis::measure(
+          [&] { Bounds.analyze(*Launch, Launches.sharedSizeAttributes()); });
     SlowestAnalysis Slowest;
     for (const auto &[Kernel, Seconds] : PerKernel)
       Slowest.record(Kernel ? Kernel->getNameAsString() : "launch", Seconds);
@@ -75,8 +54,8 @@ public:
       return;
     std::string Kernel = P.Launch->Kernel->getNameAsString();
     std::string Launched = "launch of '" + Kernel + "'";
-    if (!P.Launch->Elsewhere.empty())
-      Launched += " in " + P.Launch->Elsewhere;
+    if (P.Launch->Route == LaunchRoute::OtherFile)
+      Launched += " in " + P.Launch->From;
     switch (P.What) {
     case DynamicSharedProblem::NoBytes:
       Check.diag(Call->getBeginLoc(),
@@ -175,50 +154,20 @@ void DynamicSharedBoundsCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
 void DynamicSharedBoundsCheck::registerMatchers(MatchFinder *Finder) {
   // Host code outside system headers, to find the launches in, and the
   // kernels, for their launches in other files.
-  KernelLaunches::registerMatchers(Finder, this);
+  LaunchModel::registerMatchers(Finder, this);
 }
 
 void DynamicSharedBoundsCheck::check(const MatchFinder::MatchResult &Result) {
   if (!State || &State->getContext() != Result.Context)
     State = std::make_unique<Collector>(*this, *Result.Context,
                                         ReportPossibleOverflows);
-  if (Result.Context->getDiagnostics().hasUncompilableErrorOccurred())
-    return;
-  if (const auto *Kernel = Result.Nodes.getNodeAs<FunctionDecl>("kernel")) {
-    if (!Kernel->isDependentContext() && !Kernel->isInvalidDecl())
-      State->Kernels.push_back(Kernel);
-    return;
-  }
-  const auto *Host = Result.Nodes.getNodeAs<FunctionDecl>("host");
-  if (!Host || Host->isDependentContext())
-    return;
-  std::optional<HostValues> Values;
-  auto Read = [&](const Expr *E) {
-    auto Launch = readLaunch(E, Host, *Result.Context);
-    if (!Launch)
-      return;
-    if (!Values)
-      Values.emplace(Host, *Result.Context);
-    readReachingValues(*Launch, *Values);
-    State->Launches.push_back(*Launch);
-  };
-  forEachLaunch(
-      Host, [&](const CUDAKernelCallExpr *Launch) { Read(Launch); },
-      [&](const CallExpr *Call) {
-        if (auto Attribute = readSharedSizeAttribute(Call))
-          State->Attributes.push_back(*Attribute);
-        else
-          Read(Call);
-      });
+  State->Launches.collect(Result);
 }
 
 void DynamicSharedBoundsCheck::onEndOfTranslationUnit() {
   // The launch index's pre-pass analyses nothing.
-  if (State && LaunchIndex.writeDir().empty()) {
-    if (const ProgramLaunches *Index = LaunchIndex.index())
-      State->addLaunchesElsewhere(*Index);
-    State->analyze();
-  }
+  if (State && LaunchIndex.writeDir().empty())
+    State->analyze(LaunchIndex.index());
   State.reset();
 }
 

@@ -3,7 +3,7 @@
 #ifndef CUDA_TIDY_DYNAMICSHAREDBOUNDSCHECK_H
 #define CUDA_TIDY_DYNAMICSHAREDBOUNDSCHECK_H
 
-#include "model/ProgramLaunches.h"
+#include "LaunchOptions.h"
 #include <clang-tidy/ClangTidyCheck.h>
 #include <memory>
 

@@ -1,10 +1,10 @@
 //===--- SharedMemoryRaceCheck.cpp - cuda-tidy ----------------------------===//
 
 #include "SharedMemoryRaceCheck.h"
-#include "model/KernelLaunches.h"
+#include "analysis/race/SharedMemoryRace.h"
+#include "model/LaunchModel.h"
 #include "support/SizeLimit.h"
 #include "support/Timing.h"
-#include "analysis/race/SharedMemoryRace.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -22,21 +22,21 @@ class SharedMemoryRaceCheck::Collector : public SharedRaceHandler {
 public:
   Collector(SharedMemoryRaceCheck &Check, ASTContext &Context,
             RaceOptions Options)
-      : Check(Check), Context(Context),
+      : Launches(Context), Check(Check), Context(Context),
         Dependence(Context, withBlockLimit(Check.MaxBlocks)),
         Assumed(Options.Assumed), Races(Dependence, *this, Options) {}
 
   ASTContext &getContext() const { return Context; }
-  KernelLaunches Launches;
+  LaunchModel Launches;
 
   void analyze(const ProgramLaunches *Index) {
-    Launches.resolveHelperLaunches(Dependence.getContext());
+    Launches.resolve(Index);
     SlowestAnalysis Slowest;
     for (const FunctionDecl *Kernel : Launches.kernels())
       Slowest.time(Kernel->getNameAsString(), [&] {
-        Races.analyzeKernel(
-            Kernel, Launches.shapesFor(Kernel, Dependence, Assumed, Index),
-            Launches.relationsOf(Kernel, Dependence.getContext(), Index));
+        Races.analyzeKernel(Kernel,
+                            Launches.shapesFor(Kernel, Dependence, Assumed),
+                            Launches.relationsOf(Kernel));
       });
     Slowest.report("cuda-shared-memory-race");
     reportOversizedBodies(Check, Dependence, "shared-memory races", Reported);
@@ -161,7 +161,7 @@ void SharedMemoryRaceCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
 }
 
 void SharedMemoryRaceCheck::registerMatchers(MatchFinder *Finder) {
-  KernelLaunches::registerMatchers(Finder, this);
+  LaunchModel::registerMatchers(Finder, this);
 }
 
 void SharedMemoryRaceCheck::check(const MatchFinder::MatchResult &Result) {
@@ -183,8 +183,7 @@ void SharedMemoryRaceCheck::check(const MatchFinder::MatchResult &Result) {
 void SharedMemoryRaceCheck::onEndOfTranslationUnit() {
   if (State && !LaunchIndex.writeDir().empty()) {
     // The pre-pass: record the launches, analyse nothing.
-    if (!State->Launches.writeIndex(LaunchIndex.writeDir(),
-                                    State->getContext()))
+    if (!State->Launches.writeIndex(LaunchIndex.writeDir()))
       configurationDiag("cannot write the launch index in '%0'")
           << LaunchIndex.writeDir();
   } else if (State) {

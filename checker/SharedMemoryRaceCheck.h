@@ -3,7 +3,7 @@
 #ifndef CUDA_TIDY_SHAREDMEMORYRACECHECK_H
 #define CUDA_TIDY_SHAREDMEMORYRACECHECK_H
 
-#include "model/KernelLaunches.h"
+#include "LaunchOptions.h"
 #include <clang-tidy/ClangTidyCheck.h>
 #include <memory>
 #include <string>

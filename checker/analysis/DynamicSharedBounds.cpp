@@ -8,7 +8,6 @@
 #include "analysis/ExactQuery.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Basic/TargetInfo.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -25,154 +24,7 @@ const std::int64_t HostSamples[] = {1, 32, 64, 100, 128, 256, 512, 1000, 1024};
 constexpr unsigned NumHostSamples = std::size(HostSamples);
 constexpr std::int64_t DefaultDynamicLimit = 48 * 1024;
 
-const FunctionDecl *kernelOf(const Expr *E) {
-  if (!E)
-    return nullptr;
-  E = E->IgnoreParenCasts();
-  if (const auto *UO = dyn_cast<UnaryOperator>(E))
-    if (UO->getOpcode() == UO_AddrOf)
-      E = UO->getSubExpr()->IgnoreParenCasts();
-  const auto *DRE = dyn_cast<DeclRefExpr>(E);
-  const auto *FD = DRE ? dyn_cast<FunctionDecl>(DRE->getDecl()) : nullptr;
-  if (!FD || !FD->hasAttr<CUDAGlobalAttr>())
-    return nullptr;
-  const FunctionDecl *Definition = nullptr;
-  return FD->hasBody(Definition) ? Definition : nullptr;
-}
-
-const Expr *withDefault(const Expr *E) {
-  if (const auto *Default = dyn_cast_or_null<CXXDefaultArgExpr>(E))
-    return Default->getExpr();
-  return E;
-}
-
-/// `cfg.Member = Value;` before \p Before in \p Body: the last such value.
-class MemberAssignments : public RecursiveASTVisitor<MemberAssignments> {
-public:
-  MemberAssignments(const VarDecl *Config, llvm::StringRef Member,
-                    SourceLocation Before, const SourceManager &SM)
-      : Config(Config), Member(Member), Before(Before), SM(SM) {}
-  const Expr *Value = nullptr;
-
-  bool VisitBinaryOperator(BinaryOperator *BO) {
-    if (BO->getOpcode() == BO_Assign)
-      assigned(BO->getLHS(), BO->getRHS(), BO->getBeginLoc());
-    return true;
-  }
-  // `config.blockDim = dim3(128);` assigns a class: an operator call.
-  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *OCE) {
-    if (OCE->getOperator() == OO_Equal && OCE->getNumArgs() == 2)
-      assigned(OCE->getArg(0), OCE->getArg(1), OCE->getBeginLoc());
-    return true;
-  }
-
-private:
-  void assigned(const Expr *LHS, const Expr *RHS, SourceLocation Loc) {
-    if (!SM.isBeforeInTranslationUnit(Loc, Before))
-      return;
-    const auto *ME = dyn_cast<MemberExpr>(LHS->IgnoreParenImpCasts());
-    if (!ME || ME->getMemberDecl()->getName() != Member)
-      return;
-    const auto *Base =
-        dyn_cast<DeclRefExpr>(ME->getBase()->IgnoreParenImpCasts());
-    if (Base && Base->getDecl() == Config)
-      Value = RHS;
-  }
-
-  const VarDecl *Config;
-  llvm::StringRef Member;
-  SourceLocation Before;
-  const SourceManager &SM;
-};
-
 } // namespace
-
-std::optional<LaunchSite> readLaunch(const Expr *E, const FunctionDecl *Caller,
-                                     ASTContext &Context) {
-  LaunchSite L;
-  L.Call = E;
-  L.Caller = Caller;
-  if (const auto *KC = dyn_cast<CUDAKernelCallExpr>(E)) {
-    L.Kernel = kernelOf(KC->getCallee());
-    const CallExpr *Config = KC->getConfig();
-    if (!L.Kernel || !Config || Config->getNumArgs() < 2)
-      return std::nullopt;
-    L.Block[0] = Config->getArg(1);
-    if (Config->getNumArgs() > 2)
-      L.Bytes = withDefault(Config->getArg(2));
-    for (const Expr *Arg : KC->arguments())
-      L.Args.push_back(Arg);
-    L.ArgsKnown = true;
-    return L;
-  }
-  const auto *CE = dyn_cast<CallExpr>(E);
-  const FunctionDecl *Callee = CE ? CE->getDirectCallee() : nullptr;
-  if (!Callee || !Callee->getIdentifier())
-    return std::nullopt;
-  llvm::StringRef Name = Callee->getName();
-  if ((Name == "cudaLaunchKernel" || Name == "cudaLaunchCooperativeKernel") &&
-      CE->getNumArgs() >= 3) {
-    L.Kernel = kernelOf(CE->getArg(0));
-    if (!L.Kernel)
-      return std::nullopt;
-    L.Block[0] = CE->getArg(2);
-    if (CE->getNumArgs() > 4)
-      L.Bytes = withDefault(CE->getArg(4));
-    return L;
-  }
-  if (Name == "cudaLaunchKernelEx" && CE->getNumArgs() >= 2 && Caller &&
-      Caller->getBody()) {
-    L.Kernel = kernelOf(CE->getArg(1));
-    const Expr *ConfigArg = CE->getArg(0)->IgnoreParenImpCasts();
-    if (const auto *UO = dyn_cast<UnaryOperator>(ConfigArg))
-      ConfigArg = UO->getSubExpr()->IgnoreParenImpCasts();
-    const auto *Ref = dyn_cast<DeclRefExpr>(ConfigArg);
-    const auto *Config = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
-    if (!L.Kernel || !Config)
-      return std::nullopt;
-    const SourceManager &SM = Context.getSourceManager();
-    MemberAssignments Block(Config, "blockDim", CE->getBeginLoc(), SM);
-    Block.TraverseStmt(const_cast<Stmt *>(Caller->getBody()));
-    MemberAssignments Bytes(Config, "dynamicSmemBytes", CE->getBeginLoc(), SM);
-    Bytes.TraverseStmt(const_cast<Stmt *>(Caller->getBody()));
-    if (!Block.Value)
-      return std::nullopt;
-    L.Block[0] = Block.Value;
-    L.Bytes = Bytes.Value;
-    for (unsigned I = 2; I < CE->getNumArgs(); ++I)
-      L.Args.push_back(CE->getArg(I));
-    L.ArgsKnown = true;
-    return L;
-  }
-  return std::nullopt;
-}
-
-void readReachingValues(LaunchSite &Launch, HostValues &Values) {
-  if (Launch.Bytes)
-    Launch.KnownBytes = Values.evaluate(Launch.Bytes, Launch.Call);
-  if (Launch.Block[0] && !Launch.BlockUnknown)
-    Launch.KnownBlock = Values.blockShape(Launch.Block[0], Launch.Call);
-}
-
-std::optional<SharedSizeAttribute> readSharedSizeAttribute(const CallExpr *CE) {
-  const FunctionDecl *Callee = CE->getDirectCallee();
-  if (!Callee || !Callee->getIdentifier() ||
-      Callee->getName() != "cudaFuncSetAttribute" || CE->getNumArgs() != 3)
-    return std::nullopt;
-  const auto *Attr =
-      dyn_cast<DeclRefExpr>(CE->getArg(1)->IgnoreParenImpCasts());
-  if (!Attr || !Attr->getDecl()->getIdentifier() ||
-      Attr->getDecl()->getName() !=
-          "cudaFuncAttributeMaxDynamicSharedMemorySize")
-    return std::nullopt;
-  SharedSizeAttribute A;
-  A.Call = CE;
-  A.Kernel = kernelOf(CE->getArg(0));
-  A.Value = CE->getArg(2);
-  if (!A.Kernel)
-    return std::nullopt;
-  return A;
-}
 
 std::int64_t DynamicSharedBoundsAnalysis::targetLimit(llvm::StringRef Arch) {
   // The opt-in maximum of dynamic shared memory per block (CUDA
@@ -226,13 +78,6 @@ DynamicSharedBoundsAnalysis::hostTranslator(const FunctionDecl *Caller) {
     T = std::make_unique<SymbolicTranslator>(Dependence.getContext(), Caller,
                                              nullptr);
   return *T;
-}
-
-void DynamicSharedBoundsAnalysis::analyze(
-    llvm::ArrayRef<LaunchSite> Launches,
-    llvm::ArrayRef<SharedSizeAttribute> Attributes) {
-  for (const LaunchSite &Launch : Launches)
-    analyzeLaunch(Launch, Attributes);
 }
 
 namespace {
@@ -445,10 +290,11 @@ private:
 
 } // namespace
 
-void DynamicSharedBoundsAnalysis::analyzeLaunch(
-    const LaunchSite &Launch, llvm::ArrayRef<SharedSizeAttribute> Attributes) {
+void DynamicSharedBoundsAnalysis::analyze(
+    const KernelLaunch &Launch,
+    llvm::ArrayRef<SharedSizeAttribute> Attributes) {
   KernelInfo *Info = kernelInfo(Launch.Kernel);
-  if (!Info || (!Launch.Caller && Launch.Elsewhere.empty()))
+  if (!Info || (!Launch.Caller && Launch.Route != LaunchRoute::OtherFile))
     return;
   ASTContext &Context = Dependence.getContext();
   SharedAccessCollector &Col = *Info->Collector;
@@ -468,9 +314,9 @@ void DynamicSharedBoundsAnalysis::analyzeLaunch(
     Base.Via = First.Via;
   }
 
-  SymId Bytes = Launch.KnownBytes ? HT.constant(*Launch.KnownBytes)
-                : Launch.Bytes    ? HT.translate(Launch.Bytes)
-                                  : HT.constant(0);
+  SymId Bytes = Launch.ConstantBytes ? HT.constant(*Launch.ConstantBytes)
+                : Launch.Bytes       ? HT.translate(Launch.Bytes)
+                                     : HT.constant(0);
   llvm::SmallVector<unsigned, 4> HostAtoms;
   HT.collectAtoms(Bytes, HostAtoms);
   SymEnv NoValues;
@@ -528,12 +374,12 @@ void DynamicSharedBoundsAnalysis::analyzeLaunch(
   // Overflow: evaluate the launch's values for each sample of what the host
   // code does not say, and the kernel's reach with them.
   std::optional<std::array<SymId, 3>> Block;
-  if (Launch.KnownBlock)
-    Block = {HT.constant(Launch.KnownBlock->Dim[0]),
-             HT.constant(Launch.KnownBlock->Dim[1]),
-             HT.constant(Launch.KnownBlock->Dim[2])};
-  else if (Launch.Block[0])
-    Block = blockComponents(Launch.Block[0], HT);
+  if (Launch.Shape)
+    Block = {HT.constant(Launch.Shape->Dim[0]),
+             HT.constant(Launch.Shape->Dim[1]),
+             HT.constant(Launch.Shape->Dim[2])};
+  else if (Launch.Block)
+    Block = blockComponents(Launch.Block, HT);
   if (!Block)
     return;
   for (SymId Part : *Block)

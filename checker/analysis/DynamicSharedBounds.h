@@ -42,50 +42,17 @@
 #ifndef CUDA_TIDY_ANALYSIS_DYNAMICSHAREDBOUNDS_H
 #define CUDA_TIDY_ANALYSIS_DYNAMICSHAREDBOUNDS_H
 
-#include "model/HostValues.h"
 #include "analysis/SharedAccesses.h"
 #include "analysis/dependence/ThreadDependence.h"
+#include "model/LaunchModel.h"
 #include "llvm/ADT/DenseMap.h"
 #include <memory>
 
 namespace clang::cuda_tidy {
 
-/// One kernel launch, in whatever API spelled it.
-struct LaunchSite {
-  /// The launch; null for a launch in another file, known from the launch
-  /// index, whose "file:line" is then Elsewhere (and Caller is null).
-  const Expr *Call = nullptr;
-  std::string Elsewhere;
-  const FunctionDecl *Kernel = nullptr;
-  /// The host function the launch is in.
-  const FunctionDecl *Caller = nullptr;
-  /// The block shape's three components; null for a component that is not
-  /// spelled (then it is 1), or BlockUnknown set.
-  const Expr *Block[3] = {nullptr, nullptr, nullptr};
-  bool BlockUnknown = false;
-  /// The byte count; null when the launch passes none.
-  const Expr *Bytes = nullptr;
-  /// The byte count and block shape as they reach the launch along its own
-  /// path (HostValues.h), when they are constants there; they take
-  /// precedence over Bytes and Block.
-  std::optional<std::int64_t> KnownBytes;
-  std::optional<BlockShape> KnownBlock;
-  /// The kernel's arguments, when the API passes them one by one.
-  llvm::SmallVector<const Expr *, 8> Args;
-  bool ArgsKnown = false;
-};
-
-/// A cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-/// value) call.
-struct SharedSizeAttribute {
-  const CallExpr *Call = nullptr;
-  const FunctionDecl *Kernel = nullptr;
-  const Expr *Value = nullptr;
-};
-
 struct DynamicSharedProblem {
   enum Kind { Overflow, NoBytes, AboveDefault, AboveTarget } What = Overflow;
-  const LaunchSite *Launch = nullptr;
+  const KernelLaunch *Launch = nullptr;
   std::int64_t Bytes = 0;
   std::int64_t Reach = 0;
   /// Overflow: whether it happens for every value tried; if not, for which.
@@ -120,7 +87,9 @@ public:
                               bool ReportPossible);
   ~DynamicSharedBoundsAnalysis();
 
-  void analyze(llvm::ArrayRef<LaunchSite> Launches,
+  /// Compares \p Launch (one of LaunchModel::byteCountLaunches) with its
+  /// kernel, \p Attributes raising the kernel's limit.
+  void analyze(const KernelLaunch &Launch,
                llvm::ArrayRef<SharedSizeAttribute> Attributes);
 
   /// The most dynamic shared memory one block may have on \p Arch
@@ -131,8 +100,6 @@ private:
   struct KernelInfo;
   KernelInfo *kernelInfo(const FunctionDecl *Kernel);
   SymbolicTranslator &hostTranslator(const FunctionDecl *Caller);
-  void analyzeLaunch(const LaunchSite &Launch,
-                     llvm::ArrayRef<SharedSizeAttribute> Attributes);
 
   ThreadDependenceAnalysis &Dependence;
   DynamicSharedHandler &Handler;
@@ -141,18 +108,6 @@ private:
   llvm::DenseMap<const FunctionDecl *, std::unique_ptr<SymbolicTranslator>>
       Hosts;
 };
-
-/// Reads a launch out of a `<<<...>>>` expression or a call to
-/// cudaLaunchKernel, cudaLaunchCooperativeKernel or cudaLaunchKernelEx; none
-/// when \p E is none of them or names no kernel defined in the TU.
-std::optional<LaunchSite> readLaunch(const Expr *E, const FunctionDecl *Caller,
-                                     ASTContext &Context);
-/// Sets \p Launch's KnownBytes and KnownBlock from \p Values, the values of
-/// its caller's variables.
-void readReachingValues(LaunchSite &Launch, HostValues &Values);
-/// Reads a cudaFuncSetAttribute call that sets the dynamic shared memory
-/// limit of a kernel.
-std::optional<SharedSizeAttribute> readSharedSizeAttribute(const CallExpr *CE);
 
 } // namespace clang::cuda_tidy
 

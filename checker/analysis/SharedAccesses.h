@@ -39,8 +39,9 @@ namespace clang::cuda_tidy {
 /// and of other integer parameters: `tilew` gets `block.x + 2 * radius`
 /// where `r` gets `radius`, so tilew = blockDim.x + 2 * r in every block.
 /// The form holds in the 32-bit wrapping arithmetic the launch computes it
-/// in (KernelLaunches.cpp takes one only when that arithmetic is 32-bit and
-/// the parameter 32 bits wide), which is the solver's (ExactQuery.h).
+/// in (the launch model, LaunchSites.cpp, takes one only when that
+/// arithmetic is 32-bit and the parameter 32 bits wide), which is the
+/// solver's (ExactQuery.h).
 struct ArgumentRelation {
   const ParmVarDecl *Param = nullptr;
   std::int64_t Constant = 0;

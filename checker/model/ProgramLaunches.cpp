@@ -6,14 +6,11 @@
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/Process.h"
 #include "llvm/Support/raw_ostream.h"
 #include <memory>
 #include <mutex>
 
-using namespace clang::cuda_tidy;
-
-namespace clang::tidy::cuda_tidy {
+namespace clang::cuda_tidy {
 
 std::string IndexedLaunch::where() const {
   return (llvm::sys::path::filename(File) + ":" + llvm::Twine(Line)).str();
@@ -158,31 +155,4 @@ ProgramLaunches::launchesOf(llvm::StringRef Key,
   return Result;
 }
 
-namespace {
-
-std::string optionOrEnvironment(ClangTidyCheck::OptionsView &Options,
-                                llvm::StringRef Name, const char *Variable) {
-  if (auto Value = Options.getLocalOrGlobal(Name))
-    return Value->str();
-  return llvm::sys::Process::GetEnv(Variable).value_or("");
-}
-
-} // namespace
-
-LaunchIndexOptions::LaunchIndexOptions(ClangTidyCheck::OptionsView &Options)
-    : ReadDir(optionOrEnvironment(Options, "LaunchIndex",
-                                  "CUDA_TIDY_LAUNCH_INDEX")),
-      WriteDir(optionOrEnvironment(Options, "WriteLaunchIndex",
-                                   "CUDA_TIDY_WRITE_LAUNCH_INDEX")) {}
-
-void LaunchIndexOptions::store(ClangTidyCheck::OptionsView &Options,
-                               ClangTidyOptions::OptionMap &Opts) const {
-  Options.store(Opts, "LaunchIndex", ReadDir);
-  Options.store(Opts, "WriteLaunchIndex", WriteDir);
-}
-
-const ProgramLaunches *LaunchIndexOptions::index() const {
-  return ReadDir.empty() ? nullptr : ProgramLaunches::load(ReadDir);
-}
-
-} // namespace clang::tidy::cuda_tidy
+} // namespace clang::cuda_tidy

@@ -13,14 +13,11 @@
 //    line, and its block shape and byte count when they are constants along
 //    the launch's path (HostValues.h);
 //  - the real run: with the LaunchIndex option (that directory) the checks
-//    read every file there once per process and analyse each kernel defined
-//    in the unit with the shapes of its launches in other files too, naming
-//    the file in the note.
+//    read every file there once per process, and the launch model
+//    (LaunchModel.h) gives each kernel defined in the unit its launches in
+//    other files too, whose notes name the file.
 //
-// Both options are read local or global (`LaunchIndex: dir` serves every
-// check); by default they come from the environment variables
-// CUDA_TIDY_LAUNCH_INDEX and CUDA_TIDY_WRITE_LAUNCH_INDEX, which is how the
-// cuda-tidy command passes them without overriding the user's configuration.
+// The options are read by LaunchIndexOptions (checker/LaunchOptions.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,13 +25,14 @@
 #define CUDA_TIDY_MODEL_PROGRAMLAUNCHES_H
 
 #include "analysis/SharedAccesses.h"
+#include "clang/AST/Decl.h"
+#include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/StringMap.h"
-#include <clang-tidy/ClangTidyCheck.h>
 #include <optional>
 #include <string>
 #include <vector>
 
-namespace clang::tidy::cuda_tidy {
+namespace clang::cuda_tidy {
 
 /// One launch as the index records it.
 struct IndexedLaunch {
@@ -43,7 +41,7 @@ struct IndexedLaunch {
   std::string File;
   unsigned Line = 0;
   /// None: not a constant at the launch.
-  std::optional<clang::cuda_tidy::BlockShape> Block;
+  std::optional<BlockShape> Block;
   std::optional<std::int64_t> Bytes;
 
   /// "main.cu:12", as notes name the launch.
@@ -76,21 +74,6 @@ private:
   llvm::StringMap<std::vector<IndexedLaunch>> ByKernel;
 };
 
-/// The LaunchIndex and WriteLaunchIndex options of a check.
-class LaunchIndexOptions {
-public:
-  explicit LaunchIndexOptions(ClangTidyCheck::OptionsView &Options);
-  void store(ClangTidyCheck::OptionsView &Options,
-             ClangTidyOptions::OptionMap &Opts) const;
-  /// The index to read; null when none is configured or readable.
-  const ProgramLaunches *index() const;
-  /// The directory the pre-pass writes to; empty in a real run.
-  llvm::StringRef writeDir() const { return WriteDir; }
-
-private:
-  std::string ReadDir, WriteDir;
-};
-
-} // namespace clang::tidy::cuda_tidy
+} // namespace clang::cuda_tidy
 
 #endif // CUDA_TIDY_MODEL_PROGRAMLAUNCHES_H

@@ -1,0 +1,483 @@
+//===--- LaunchExtents.cpp - The block extents a launch gives ------------===//
+//
+// The barrier check's two questions of the launch model (LaunchModel.h):
+// whether every launch of a kernel gives it warps of one row, and whether
+// every launch's block is exactly an early exit's bound. Both read one
+// dimension of the block, following it through the launching function's
+// locals (HostValues.h) and, for the first, through members of objects
+// built from the caller's values and one launch helper deep.
+//
+//===----------------------------------------------------------------------===//
+
+#include "model/LaunchModel.h"
+#include "model/LaunchSites.h"
+#include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
+
+namespace clang::cuda_tidy {
+
+namespace {
+
+/// The expression that a launch's block argument \p Block gives dimension
+/// \p Dim (`k` for `dim3 threads(32, k)` and Dim 1), followed through the
+/// local that reaches \p At; null when it cannot be read.
+const Expr *blockDimension(const Expr *Block, unsigned Dim, const Stmt *At,
+                           HostValues &Values, unsigned Depth = 0) {
+  if (!Block || Depth > 4)
+    return nullptr;
+  Block = Block->IgnoreImplicit()->IgnoreParenImpCasts();
+  if (const auto *Cast = dyn_cast<CXXFunctionalCastExpr>(Block))
+    return blockDimension(Cast->getSubExpr(), Dim, At, Values, Depth + 1);
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(Block)) {
+    const auto *VD = dyn_cast<VarDecl>(Ref->getDecl());
+    if (!VD || !VD->hasLocalStorage())
+      return nullptr;
+    if (VD->getType()->isIntegerType())
+      return Dim == 0 ? Block : nullptr;
+    return blockDimension(Values.reachingValue(VD, At), Dim, At, Values,
+                          Depth + 1);
+  }
+  if (const auto *Construct = dyn_cast<CXXConstructExpr>(Block)) {
+    if (Construct->getNumArgs() == 1 &&
+        Construct->getArg(0)->getType()->isRecordType())
+      return blockDimension(Construct->getArg(0), Dim, At, Values, Depth + 1);
+    if (Dim >= Construct->getNumArgs() ||
+        isa<CXXDefaultArgExpr>(Construct->getArg(Dim)))
+      return nullptr;
+    return Construct->getArg(Dim)->IgnoreParenImpCasts();
+  }
+  if (Block->getType()->isIntegerType())
+    return Dim == 0 ? Block : nullptr;
+  return nullptr;
+}
+
+bool contains(const Stmt *Outer, const Stmt *Inner) {
+  if (Outer == Inner)
+    return true;
+  for (const Stmt *Child : Outer->children())
+    if (Child && contains(Child, Inner))
+      return true;
+  return false;
+}
+
+/// Whether \p At runs only under `case Value:` of a `switch` on \p Var in
+/// \p Root, entered from no other label (no fall-through into it).
+bool underCase(const Stmt *Root, const Stmt *At, const VarDecl *Var,
+               std::int64_t Value, const ASTContext &Context) {
+  if (!Root)
+    return false;
+  if (const auto *Switch = dyn_cast<SwitchStmt>(Root)) {
+    const auto *On =
+        dyn_cast<DeclRefExpr>(Switch->getCond()->IgnoreParenImpCasts());
+    const auto *Body = dyn_cast_or_null<CompoundStmt>(Switch->getBody());
+    if (On && On->getDecl() == Var && !Switch->getInit() && Body) {
+      std::optional<std::int64_t> Label;
+      const Stmt *Previous = nullptr;
+      for (const Stmt *Child : Body->body()) {
+        if (const auto *Case = dyn_cast<CaseStmt>(Child)) {
+          Expr::EvalResult Result;
+          bool FallsIn = Previous && !isa<BreakStmt, ReturnStmt>(Previous);
+          Label.reset();
+          if (!FallsIn && !Case->getRHS() &&
+              !isa<SwitchCase>(Case->getSubStmt()) &&
+              Case->getLHS()->EvaluateAsInt(Result, Context))
+            Label = Result.Val.getInt().getExtValue();
+        } else if (isa<DefaultStmt>(Child)) {
+          Label.reset();
+        }
+        if (contains(Child, At))
+          return Label == Value;
+        Previous = Child;
+        if (const auto *Labelled = dyn_cast<SwitchCase>(Child))
+          Previous = Labelled->getSubStmt();
+      }
+    }
+  }
+  for (const Stmt *Child : Root->children())
+    if (Child && contains(Child, At))
+      return underCase(Child, At, Var, Value, Context);
+  return false;
+}
+
+/// The local or parameter \p E names when the launching function \p Caller
+/// never changes it after its declaration.
+const VarDecl *unchangedVariable(const Expr *E, const FunctionDecl *Caller,
+                                 ASTContext &Context) {
+  const auto *Ref =
+      E ? dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()) : nullptr;
+  const auto *VD = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  if (!VD || !VD->hasLocalStorage() || VD->getType()->isReferenceType() ||
+      !Caller->getBody())
+    return nullptr;
+  ExprMutationAnalyzer Mutations(*Caller->getBody(), Context);
+  return Mutations.isMutated(VD) ? nullptr : VD;
+}
+
+/// \p E without what only wraps a class value: implicit nodes, parentheses,
+/// functional casts, copies and moves.
+const Expr *bareValue(const Expr *E) {
+  for (unsigned Depth = 0; E && Depth < 8; ++Depth) {
+    E = E->IgnoreImplicit()->IgnoreParenImpCasts();
+    if (const auto *Cast = dyn_cast<CXXFunctionalCastExpr>(E)) {
+      E = Cast->getSubExpr();
+      continue;
+    }
+    if (const auto *Construct = dyn_cast<CXXConstructExpr>(E);
+        Construct && Construct->getNumArgs() == 1 &&
+        Construct->getConstructor()->isCopyOrMoveConstructor()) {
+      E = Construct->getArg(0);
+      continue;
+    }
+    break;
+  }
+  return E;
+}
+
+/// The fields \p E reads, outermost last (`params.block_dims` gives
+/// `block_dims`), and the expression they are read from; false when \p E
+/// is no chain of `.` members.
+bool memberChain(const Expr *E, const Expr *&Base,
+                 llvm::SmallVectorImpl<const FieldDecl *> &Fields) {
+  E = bareValue(E);
+  while (const auto *ME = dyn_cast<MemberExpr>(E)) {
+    const auto *Field = dyn_cast<FieldDecl>(ME->getMemberDecl());
+    if (!Field || Field->getType()->isReferenceType())
+      return false;
+    Fields.insert(Fields.begin(), Field);
+    E = bareValue(ME->getBase());
+    if (ME->isArrow()) {
+      // Only a constructor's own members (`this->cfg`, or just `cfg`).
+      if (!isa<CXXThisExpr>(E))
+        return false;
+      break;
+    }
+  }
+  Base = E;
+  return true;
+}
+
+bool mentionsField(const Stmt *S, const FieldDecl *Field) {
+  if (const auto *ME = dyn_cast<MemberExpr>(S);
+      ME && ME->getMemberDecl() == Field)
+    return true;
+  for (const Stmt *Child : S->children())
+    if (Child && mentionsField(Child, Field))
+      return true;
+  return false;
+}
+
+/// What member path \p Path of the object \p Construct builds holds once
+/// the constructor has run, when the constructor copies it from one of its
+/// parameters: a member initialiser `block_dims(block_dims_)`, or a last
+/// assignment `cfg.blockDim = params.block_dims;` at the top of its body.
+/// Returns the argument that parameter gets, and sets \p Path to the
+/// members of it that are read. Null otherwise.
+const Expr *memberFromArgument(const CXXConstructExpr *Construct,
+                               llvm::SmallVectorImpl<const FieldDecl *> &Path) {
+  const FunctionDecl *Definition = nullptr;
+  if (Path.empty() || !Construct->getConstructor()->hasBody(Definition))
+    return nullptr;
+  const auto *Ctor = dyn_cast<CXXConstructorDecl>(Definition);
+  const auto *Body = Ctor ? dyn_cast<CompoundStmt>(Ctor->getBody()) : nullptr;
+  if (!Body)
+    return nullptr;
+  const Expr *Value = nullptr;
+  llvm::SmallVector<const FieldDecl *, 4> ValueFields; // The path it sets.
+  for (const CXXCtorInitializer *Init : Ctor->inits())
+    if (Init->isWritten() && Init->getMember() == Path.front()) {
+      Value = Init->getInit();
+      ValueFields.assign(1, Path.front());
+    }
+  for (const Stmt *S : Body->body()) {
+    if (const auto *E = dyn_cast<Expr>(S))
+      S = E->IgnoreImplicit();
+    // `m = v`, built in or a class's operator=.
+    const Expr *LHS = nullptr, *RHS = nullptr;
+    if (const auto *Assign = dyn_cast<BinaryOperator>(S);
+        Assign && Assign->getOpcode() == BO_Assign) {
+      LHS = Assign->getLHS();
+      RHS = Assign->getRHS();
+    } else if (const auto *Call = dyn_cast<CXXOperatorCallExpr>(S);
+               Call && Call->getOperator() == OO_Equal &&
+               Call->getNumArgs() == 2) {
+      LHS = Call->getArg(0);
+      RHS = Call->getArg(1);
+    }
+    const Expr *Target = nullptr;
+    llvm::SmallVector<const FieldDecl *, 4> Fields;
+    if (LHS && memberChain(LHS, Target, Fields) && isa<CXXThisExpr>(Target)) {
+      // A sibling of the path, or something outside it: no change.
+      size_t Common = 0;
+      while (Common < Fields.size() && Common < Path.size() &&
+             Fields[Common] == Path[Common])
+        ++Common;
+      if (Common == Fields.size() && Common <= Path.size()) {
+        // The path or an object around it is set whole.
+        Value = RHS;
+        ValueFields = Fields;
+        continue;
+      }
+      if (Common == Path.size())
+        return nullptr; // Part of the path's value changes.
+      if (!mentionsField(RHS, Path.front()))
+        continue;
+      return nullptr;
+    }
+    if (!S || mentionsField(S, Path.front()))
+      return nullptr;
+  }
+  if (!Value || ValueFields.size() != Path.size())
+    return nullptr; // Set whole (`cfg = {};`) and not since.
+  const Expr *Base = nullptr;
+  llvm::SmallVector<const FieldDecl *, 4> Read;
+  if (!memberChain(Value, Base, Read))
+    return nullptr;
+  const auto *Ref = dyn_cast<DeclRefExpr>(Base);
+  const auto *Param = Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
+  if (!Param || Param->getDeclContext() != Ctor ||
+      Param->getFunctionScopeIndex() >= Construct->getNumArgs())
+    return nullptr;
+  Path.assign(Read.begin(), Read.end());
+  return Construct->getArg(Param->getFunctionScopeIndex());
+}
+
+/// Whether \p S names \p VD outside \p At.
+bool namedOutside(const Stmt *S, const VarDecl *VD, const Stmt *At) {
+  if (S == At)
+    return false;
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(S); Ref && Ref->getDecl() == VD)
+    return true;
+  for (const Stmt *Child : S->children())
+    if (Child && namedOutside(Child, VD, At))
+      return true;
+  return false;
+}
+
+/// Follows \p E (with the members \p Path of it) back through locals and
+/// constructions in \p Function to a value with no members left to read,
+/// or to a parameter of \p Function (\p Param is set, null returned).
+const Expr *followValue(const Expr *E,
+                        llvm::SmallVectorImpl<const FieldDecl *> &Path,
+                        const Stmt *At, HostValues &Values,
+                        const FunctionDecl *Function, int &Param) {
+  for (unsigned Depth = 0; E && Depth < 12; ++Depth) {
+    const Expr *Base = nullptr;
+    llvm::SmallVector<const FieldDecl *, 4> Fields;
+    if (!memberChain(E, Base, Fields))
+      return nullptr;
+    Path.insert(Path.begin(), Fields.begin(), Fields.end());
+    E = Base;
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
+      const auto *VD = dyn_cast<VarDecl>(Ref->getDecl());
+      if (const auto *P = dyn_cast_or_null<ParmVarDecl>(VD)) {
+        if (P->getDeclContext() != Function)
+          return nullptr;
+        Param = P->getFunctionScopeIndex();
+        return nullptr;
+      }
+      if (Path.empty())
+        return E;
+      if (!VD || !VD->hasLocalStorage() || VD->getType()->isReferenceType())
+        return nullptr;
+      E = Values.reachingValue(VD, At);
+      // A local built only to be given to the launch (`&config.cfg`): its
+      // address taken there changes nothing before the launch reads it.
+      if (!E && VD->getInit() && Function->getBody() &&
+          !namedOutside(Function->getBody(), VD, At))
+        E = VD->getInit();
+      continue;
+    }
+    if (Path.empty())
+      return E;
+    const auto *Construct = dyn_cast<CXXConstructExpr>(E);
+    if (!Construct)
+      return nullptr;
+    E = memberFromArgument(Construct, Path);
+  }
+  return nullptr;
+}
+
+/// The field \p Name of the record \p T points to.
+const FieldDecl *pointeeField(QualType T, llvm::StringRef Name) {
+  const auto *Record =
+      T->isPointerType() ? T->getPointeeType()->getAsRecordDecl() : nullptr;
+  if (!Record)
+    return nullptr;
+  for (const FieldDecl *Field : Record->fields())
+    if (Field->getIdentifier() && Field->getName() == Name)
+      return Field;
+  return nullptr;
+}
+
+/// The block of the launch API call \p Call of kind \p Kind, with \p Path
+/// the members to read of it; null when it cannot be read.
+const Expr *apiBlock(const CallExpr *Call, LaunchKind Kind,
+                     llvm::SmallVectorImpl<const FieldDecl *> &Path) {
+  if (Kind == LaunchKind::LaunchKernel || Kind == LaunchKind::CooperativeKernel)
+    return Call->getArg(2);
+  const Expr *Config = Call->getArg(0)->IgnoreParenImpCasts();
+  const FieldDecl *Field = pointeeField(Config->getType(), "blockDim");
+  const auto *Address = dyn_cast<UnaryOperator>(Config);
+  if (!Field || !Address || Address->getOpcode() != UO_AddrOf)
+    return nullptr;
+  Path.assign(1, Field);
+  return Address->getSubExpr();
+}
+
+/// Whether \p Launch, a `<<<...>>>` launch, names a kernel whose canonical
+/// declaration is \p Wanted.
+bool namesKernel(const CUDAKernelCallExpr *Launch, const FunctionDecl *Wanted) {
+  const FunctionDecl *Target = chevronKernel(Launch);
+  return Target && Target->getCanonicalDecl() == Wanted;
+}
+
+/// Whether \p Block's x extent at \p At is a constant multiple of 32.
+bool warpRows(const Expr *Block, const Stmt *At, HostValues &Values) {
+  const Expr *X = Block ? blockDimension(Block, 0, At, Values) : nullptr;
+  std::optional<std::int64_t> Value = X ? Values.evaluate(X, At) : std::nullopt;
+  return Value && *Value > 0 && *Value % 32 == 0;
+}
+
+} // namespace
+
+bool LaunchModel::launchesBindExitBound(const FunctionDecl *Kernel,
+                                        unsigned Dim,
+                                        std::optional<std::int64_t> Value,
+                                        const ParmVarDecl *Parameter) {
+  if (Dim > 2 || (!Value && !Parameter))
+    return false;
+  const FunctionDecl *Wanted = Kernel->getCanonicalDecl();
+  bool Any = false;
+  for (const FunctionDecl *Caller : Functions)
+    for (const Site &S : sitesOf(Caller)) {
+      const auto *Launch = dyn_cast<CUDAKernelCallExpr>(S.Call);
+      if (!Launch || !namesKernel(Launch, Wanted))
+        continue;
+      Any = true;
+      HostValues &Values = valuesIn(Caller);
+      const Expr *Size = Launch->getConfig()->getNumArgs() > 1
+                             ? blockDimension(Launch->getConfig()->getArg(1),
+                                              Dim, Launch, Values)
+                             : nullptr;
+      if (!Size)
+        return false;
+      std::optional<std::int64_t> SizeValue = Values.evaluate(Size, Launch);
+      if (Value) {
+        if (SizeValue == Value)
+          continue;
+        const VarDecl *Var = unchangedVariable(Size, Caller, Context);
+        if (!Var || !underCase(Caller->getBody(), Launch, Var, *Value, Context))
+          return false;
+        continue;
+      }
+      unsigned Index = Parameter->getFunctionScopeIndex();
+      if (Index >= Launch->getNumArgs())
+        return false;
+      const Expr *Passed = Launch->getArg(Index);
+      std::optional<std::int64_t> PassedValue = Values.evaluate(Passed, Launch);
+      if (SizeValue && PassedValue == SizeValue)
+        continue;
+      const VarDecl *Var = unchangedVariable(Size, Caller, Context);
+      if (!Var || Var != unchangedVariable(Passed, Caller, Context))
+        return false;
+    }
+  return Any;
+}
+
+bool LaunchModel::launchesHaveWarpRows(const FunctionDecl *Kernel) {
+  const FunctionDecl *Wanted = Kernel->getCanonicalDecl();
+  bool Any = false, All = true;
+  // Whether the block \p Block (with \p Path the members to read of it) in
+  // \p Function at \p At has warp rows; a parameter of \p Function it is
+  // read from is set in \p Param, and then it is not known.
+  auto HasWarpRows = [&](const Expr *Block,
+                         llvm::SmallVectorImpl<const FieldDecl *> &Path,
+                         const Stmt *At, const FunctionDecl *Function,
+                         int &Param) {
+    HostValues &Values = valuesIn(Function);
+    const Expr *Value =
+        Block ? followValue(Block, Path, At, Values, Function, Param) : nullptr;
+    return Value && warpRows(Value, At, Values);
+  };
+  for (const FunctionDecl *Caller : Functions) {
+    // A block read where the kernel is launched, in the caller.
+    auto Check = [&](const Expr *Block,
+                     llvm::SmallVectorImpl<const FieldDecl *> &Path,
+                     const Stmt *At) {
+      int Param = -1;
+      if (!HasWarpRows(Block, Path, At, Caller, Param))
+        All = false;
+    };
+    // The launches a function the kernel is passed to makes of parameter
+    // \p Index, with a block read from its parameters: checked with the
+    // arguments of \p Call.
+    auto CheckWrapper = [&](const CallExpr *Call, const FunctionDecl *Wrapper,
+                            unsigned Index) {
+      const FunctionDecl *Definition = nullptr;
+      if (!Wrapper->hasBody(Definition) || Index >= Definition->getNumParams())
+        return;
+      for (const Site &S : sitesOf(Definition)) {
+        if (!S.Launch)
+          continue;
+        llvm::SmallVector<const FieldDecl *, 4> Path;
+        const Expr *Callee, *Block;
+        if (const auto *Launch = dyn_cast<CUDAKernelCallExpr>(S.Call)) {
+          Callee = Launch->getCallee();
+          Block = Launch->getConfig()->getNumArgs() > 1
+                      ? Launch->getConfig()->getArg(1)
+                      : nullptr;
+        } else {
+          Callee = apiKernelArgument(S.Call, *S.Launch);
+          Block = apiBlock(S.Call, *S.Launch, Path);
+        }
+        if (kernelParameter(Callee, Definition) != Index)
+          continue;
+        Any = true;
+        int Param = -1;
+        if (HasWarpRows(Block, Path, S.Call, Definition, Param))
+          continue;
+        // Not known in the helper: known where its block parameter comes
+        // from, or not at all.
+        if (Param < 0 || unsigned(Param) >= Call->getNumArgs()) {
+          All = false;
+          continue;
+        }
+        Check(Call->getArg(Param), Path, Call);
+      }
+    };
+    for (const Site &S : sitesOf(Caller)) {
+      llvm::SmallVector<const FieldDecl *, 4> Path;
+      if (const auto *Launch = dyn_cast<CUDAKernelCallExpr>(S.Call)) {
+        if (!namesKernel(Launch, Wanted))
+          continue;
+        Any = true;
+        Check(Launch->getConfig()->getNumArgs() > 1
+                  ? Launch->getConfig()->getArg(1)
+                  : nullptr,
+              Path, Launch);
+        continue;
+      }
+      if (S.Launch) {
+        const FunctionDecl *Target =
+            kernelNamed(apiKernelArgument(S.Call, *S.Launch));
+        if (Target && Target->getCanonicalDecl() == Wanted) {
+          Any = true;
+          Check(apiBlock(S.Call, *S.Launch, Path), Path, S.Call);
+        }
+        continue;
+      }
+      const FunctionDecl *Wrapper = S.Call->getDirectCallee();
+      if (!Wrapper || isa<CXXMethodDecl>(Wrapper))
+        continue;
+      for (unsigned I = 0; I < S.Call->getNumArgs(); ++I) {
+        const FunctionDecl *Passed = kernelNamed(S.Call->getArg(I));
+        if (Passed && Passed->getCanonicalDecl() == Wanted)
+          CheckWrapper(S.Call, Wrapper, I);
+      }
+    }
+    if (!All)
+      return false;
+  }
+  return Any && All;
+}
+
+} // namespace clang::cuda_tidy
