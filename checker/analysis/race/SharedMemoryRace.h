@@ -85,6 +85,25 @@
 // candidate pair under every block shape through them until the work
 // budget, which the decisions charge, is spent.
 //
+// ## What the stages stand on
+// - The event vocabulary (model/SyncEvents.h): what every call means for
+//   ordering, classified once in the CUDA model. The collector's sync
+//   points are its barriers and warp-ordering events (isBarrier,
+//   ordersWarp); the warp-uniformity facts read its votes, lane reductions,
+//   shuffles and group reductions. No stage matches a function's name.
+//   Events the stages do not order by yet (asynchronous copies, the halves
+//   of a split barrier, named barriers with a thread count, library
+//   collectives on temporary storage) are classified there, not here, and
+//   stay what they were: calls whose bodies are followed, or unknowns.
+// - The launch model (model/LaunchModel.h): the block shapes a kernel is
+//   analysed with (its launches, the launch index's, else the shapes its
+//   own code allows, else the assumed ones), the constant arguments and the
+//   relations between parameters and the block, each launch resolved once
+//   and named in the notes by where it came from.
+// - The thread-dependence analysis (analysis/dependence/ThreadDependence.h):
+//   which values and branches differ between threads, for the guards and
+//   the divergences.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef CUDA_TIDY_ANALYSIS_RACE_SHAREDMEMORYRACE_H
