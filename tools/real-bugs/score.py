@@ -1,0 +1,365 @@
+#!/usr/bin/env python3
+"""Score cuda-tidy on the oracle of real bugs (docs/real-bugs/manifest.tsv).
+
+For each bug, the project's tree is written out twice, at the commit before the
+fix (the bug) and at the fix, from a bare mirror (default
+/work/.mirror/<owner>+<name>/repo, as the search tool's fetch leaves it) or,
+with --clone, from a clone of GitHub. A compile_commands.json is made for the
+bug's translation unit on each side with tools/corpus/make-compile-db.py, the
+checker runs on that unit, and:
+
+  found        the bug side warns with the expected check on a bug line
+               (within --slack lines);
+  fix silent   the fix side gives no such warning on those lines (mapped to
+               the fixed file through its diff).
+
+A side whose unit does not parse (a clang-diagnostic-error) is "unparsed";
+found is counted over the bugs whose bug side parses, fix silent over the bugs
+whose fix side parses. Prints a table and the totals, and writes one TSV row
+per bug (--out).
+"""
+
+import argparse
+import csv
+import difflib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+FIELDS = ["id", "project", "fix_commit", "parent_commit", "file", "kernel",
+          "bug_lines", "kind", "check", "bug", "fix", "unit", "tree",
+          "includes", "defines", "note"]
+KINDS = {"race", "divergent-barrier", "bank-conflict", "dynamic-shared"}
+CHECKS = {"cuda-divergent-barrier", "cuda-shared-memory-race",
+          "cuda-bank-conflict", "cuda-dynamic-shared-bounds"}
+# Snapshots lack blobs of 4 MiB and more; such files are left out.
+MAX_BLOB = 4 * 1024 * 1024
+WARNING = re.compile(r"^(.+?):(\d+):(\d+): warning: .* \[([a-z0-9.,-]+)\]$")
+
+
+class InputError(Exception):
+    pass
+
+
+def parse_lines(spec):
+    """'12,15-18' -> [(12, 12), (15, 18)]."""
+    ranges = []
+    for part in spec.split(","):
+        part = part.strip()
+        m = re.fullmatch(r"(\d+)(?:-(\d+))?", part)
+        if not m:
+            raise InputError(f"bad bug_lines item {part!r}")
+        lo = int(m.group(1))
+        hi = int(m.group(2) or lo)
+        if hi < lo:
+            raise InputError(f"bad bug_lines range {part!r}")
+        ranges.append((lo, hi))
+    return ranges
+
+
+def read_manifest(path):
+    try:
+        with open(path, newline="") as f:
+            rows = list(csv.DictReader(f, delimiter="\t"))
+    except OSError as e:
+        raise InputError(f"cannot read manifest {path}: {e.strerror}")
+    if not rows:
+        raise InputError(f"manifest {path} has no bugs")
+    missing = [k for k in FIELDS if k not in rows[0]]
+    if missing:
+        raise InputError(f"manifest {path} lacks columns: {', '.join(missing)}")
+    seen = set()
+    for n, r in enumerate(rows, start=2):
+        where = f"{path}:{n}"
+        if r["id"] in seen:
+            raise InputError(f"{where}: duplicate id {r['id']!r}")
+        seen.add(r["id"])
+        if not re.fullmatch(r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+", r["project"] or ""):
+            raise InputError(f"{where}: project must be owner/name")
+        for k in ("fix_commit", "parent_commit"):
+            if not re.fullmatch(r"[0-9a-f]{40}", r[k] or ""):
+                raise InputError(f"{where}: {k} must be 40 hex digits")
+        if r["kind"] not in KINDS:
+            raise InputError(f"{where}: kind must be one of {sorted(KINDS)}")
+        if r["check"] not in CHECKS:
+            raise InputError(f"{where}: check must be one of {sorted(CHECKS)}")
+        if not r["file"] or not r["unit"]:
+            raise InputError(f"{where}: file and unit are required")
+        try:
+            r["ranges"] = parse_lines(r["bug_lines"] or "")
+        except InputError as e:
+            raise InputError(f"{where}: {e}")
+    return rows
+
+
+class Sources:
+    """Git directories of the projects: mirrors, or clones made on request."""
+
+    def __init__(self, mirror_root, clone, clone_dir):
+        self.mirror_root = Path(mirror_root)
+        self.clone = clone
+        self.clone_dir = Path(clone_dir)
+
+    def gitdir(self, project):
+        name = project.replace("/", "+")
+        for cand in (self.mirror_root / name / "repo" / ".git",
+                     self.mirror_root / name / "repo",
+                     self.clone_dir / name):
+            if (cand / "objects").is_dir():
+                return cand
+        if not self.clone:
+            raise InputError(f"no mirror of {project} under {self.mirror_root}"
+                             " (fetch it, or pass --clone)")
+        dest = self.clone_dir / name
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        url = f"https://github.com/{project}.git"
+        print(f"cloning {url} ...", file=sys.stderr)
+        if subprocess.run(["git", "clone", "--bare", "--quiet", url, str(dest)]).returncode:
+            raise InputError(f"git clone of {url} failed")
+        return dest
+
+
+def git(gitdir, *args, **kw):
+    return subprocess.run(["git", "--git-dir", str(gitdir), *args],
+                          capture_output=True, check=False, **kw)
+
+
+def materialize(gitdir, commit, subtrees, dest):
+    """Write the files of COMMIT under SUBTREES (all if empty) into DEST.
+    Returns the number of files left out (blobs missing or too large)."""
+    if (dest / ".complete").exists():
+        return int((dest / ".complete").read_text() or 0)
+    if dest.exists():
+        shutil.rmtree(dest)
+    dest.mkdir(parents=True)
+    if git(gitdir, "cat-file", "-e", f"{commit}^{{commit}}").returncode:
+        raise InputError(f"commit {commit} is not in {gitdir}")
+    ls = git(gitdir, "ls-tree", "-r", "-l", "-z", commit, "--", *subtrees)
+    if ls.returncode:
+        raise InputError(f"cannot list {commit} in {gitdir}: {ls.stderr.decode().strip()}")
+    wanted = []
+    left_out = 0
+    for entry in ls.stdout.split(b"\0"):
+        if not entry:
+            continue
+        meta, path = entry.split(b"\t", 1)
+        mode, kind, sha, size = meta.split()
+        if kind != b"blob" or mode == b"120000":
+            continue
+        if not size.isdigit() or int(size) >= MAX_BLOB:
+            left_out += 1
+            continue
+        wanted.append((sha.decode(), path.decode()))
+    proc = subprocess.Popen(["git", "--git-dir", str(gitdir), "cat-file", "--batch"],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    proc.stdin.write("".join(f"{sha}\n" for sha, _ in wanted).encode())
+    proc.stdin.close()
+    for sha, path in wanted:
+        header = proc.stdout.readline().split()
+        if len(header) < 3 or header[1] != b"blob":
+            left_out += 1  # "<sha> missing": the snapshot lacks it
+            continue
+        data = proc.stdout.read(int(header[2]))
+        proc.stdout.read(1)
+        out = dest / path
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_bytes(data)
+    proc.wait()
+    (dest / ".complete").write_text(str(left_out))
+    return left_out
+
+
+def include_args(bug, root, sources, deps_dir):
+    """-I arguments: tree-relative dirs, '@owner+name:dir' (a dependency's
+    mirror at its newest commit), '*dirs:dir' (every folder below dir that
+    holds a header: for old codebases that include by bare file name)."""
+    args = []
+    for tok in (bug["includes"] or "").split():
+        if tok.startswith("@"):
+            name, _, sub = tok[1:].partition(":")
+            project = name.replace("+", "/", 1)
+            dep = deps_dir / name
+            materialize(sources.gitdir(project), "HEAD", [sub] if sub else [], dep)
+            args += ["-I", str(dep / sub)]
+        elif tok.startswith("*dirs:"):
+            base = root / tok[len("*dirs:"):]
+            dirs = sorted({p.parent for p in base.rglob("*")
+                           if p.suffix in (".h", ".cuh", ".hpp", ".hh")})
+            for d in dirs:
+                args += ["-I", str(d)]
+        else:
+            args += ["-I", str(root / tok)]
+    return args
+
+
+def run_side(bug, side, commit, args, sources):
+    work = Path(args.work) / bug["id"]
+    root = work / side
+    subtrees = (bug["tree"] or "").split()
+    left_out = materialize(sources.gitdir(bug["project"]), commit, subtrees, root)
+    unit = root / bug["unit"]
+    result = {"status": "", "warnings": [], "left_out": left_out, "text": None}
+    target = root / bug["file"]
+    if target.exists():
+        result["text"] = target.read_text(errors="replace").splitlines()
+    if not unit.exists():
+        result["status"] = "no-unit"
+        return result
+    db = work / f"db-{side}"
+    db.mkdir(parents=True, exist_ok=True)
+    cmd = [sys.executable, str(REPO / "tools/corpus/make-compile-db.py"), "-o", str(db),
+           "--unit", bug["unit"], "--under", str(Path(bug["unit"]).parent)]
+    cmd += include_args(bug, root, sources, Path(args.work) / "_deps")
+    for d in (bug["defines"] or "").split():
+        cmd += ["-D", d]
+    cmd.append(str(root))
+    made = subprocess.run(cmd, capture_output=True, text=True)
+    if made.returncode:
+        raise InputError(f"{bug['id']}: make-compile-db.py failed: {made.stderr.strip()}")
+    dbfile = db / "compile_commands.json"
+    entries = [e for e in json.loads(dbfile.read_text())
+               if Path(e["file"]).resolve() == unit.resolve()]
+    if not entries:
+        result["status"] = "no-unit"
+        return result
+    dbfile.write_text(json.dumps(entries, indent=1))
+    tidy = ["nice", args.tidy, "-p", str(db), f"--checks=-*,{args.checks}",
+            "--header-filter=.*", str(unit)]
+    try:
+        proc = subprocess.run(tidy, capture_output=True, text=True, errors="replace",
+                              timeout=args.timeout)
+        log = proc.stdout + proc.stderr
+        rc = proc.returncode
+    except subprocess.TimeoutExpired:
+        result["status"] = "timeout"
+        return result
+    (work / f"{side}.log").write_text(log)
+    if "[clang-diagnostic-error]" in log or "error: " in log and "clang-diagnostic-error" in log:
+        result["status"] = "unparsed"
+    elif rc >= 128 or "Stack dump:" in log:
+        result["status"] = "crashed"
+    else:
+        result["status"] = "ok"
+    for line in log.splitlines():
+        m = WARNING.match(line)
+        if m and not m.group(4).startswith("clang-diagnostic"):
+            result["warnings"].append((m.group(1), int(m.group(2)), m.group(4).split(",")))
+    return result
+
+
+def map_ranges(old, new, ranges):
+    """Map line ranges of OLD onto NEW through their diff; a changed line maps
+    to the span its replacement occupies."""
+    if old is None or new is None:
+        return ranges
+    mapping = {}
+    sm = difflib.SequenceMatcher(None, old, new, autojunk=False)
+    for tag, i1, i2, j1, j2 in sm.get_opcodes():
+        for i in range(i1, i2):
+            if tag == "equal":
+                mapping[i + 1] = (j1 + i - i1 + 1, j1 + i - i1 + 1)
+            else:
+                mapping[i + 1] = (j1 + 1, max(j1 + 1, j2))
+    out = []
+    for lo, hi in ranges:
+        spans = [mapping.get(i, (i, i)) for i in range(lo, hi + 1)]
+        out.append((min(s[0] for s in spans), max(s[1] for s in spans)))
+    return out
+
+
+def hits(result, bug, ranges, slack):
+    target = bug["file"]
+    found = []
+    for path, line, checks in result["warnings"]:
+        if bug["check"] not in checks:
+            continue
+        if not os.path.normpath(path).endswith(os.path.normpath(target)):
+            continue
+        if any(lo - slack <= line <= hi + slack for lo, hi in ranges):
+            found.append(line)
+    return sorted(set(found))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--manifest", default=str(REPO / "docs/real-bugs/manifest.tsv"))
+    ap.add_argument("--mirror-root", default="/work/.mirror",
+                    help="folder of <owner>+<name>/repo bare mirrors (default: %(default)s)")
+    ap.add_argument("--clone", action="store_true",
+                    help="git clone a project from GitHub when no mirror holds it")
+    ap.add_argument("--tidy", default=str(REPO / "build/bin/cuda-tidy"),
+                    help="the checker (default: build/bin/cuda-tidy)")
+    ap.add_argument("--checks", default="cuda-*", help="checks to enable (default: cuda-*)")
+    ap.add_argument("--work", default="/tmp/real-bugs-work",
+                    help="where the trees, databases and logs go (kept between runs)")
+    ap.add_argument("--only", action="append", default=[], metavar="ID",
+                    help="score only this bug (repeatable)")
+    ap.add_argument("--slack", type=int, default=3,
+                    help="lines a warning may sit from a bug line (default: 3)")
+    ap.add_argument("--timeout", type=int, default=600,
+                    help="seconds one checker run may take (default: 600)")
+    ap.add_argument("--out", default="real-bugs-results.tsv", help="per-bug outcomes TSV")
+    args = ap.parse_args()
+
+    try:
+        bugs = read_manifest(args.manifest)
+        if args.only:
+            unknown = set(args.only) - {b["id"] for b in bugs}
+            if unknown:
+                raise InputError(f"unknown bug ids: {', '.join(sorted(unknown))}")
+            bugs = [b for b in bugs if b["id"] in args.only]
+        if not (os.path.isfile(args.tidy) and os.access(args.tidy, os.X_OK)):
+            raise InputError(f"checker not found or not executable: {args.tidy}")
+        if not args.clone and not Path(args.mirror_root).is_dir():
+            raise InputError(f"mirror root {args.mirror_root} is not a folder (or pass --clone)")
+        sources = Sources(args.mirror_root, args.clone, Path(args.work) / "_clones")
+        rows = []
+        for bug in bugs:
+            print(f"{bug['id']} ...", file=sys.stderr, flush=True)
+            par = run_side(bug, "parent", bug["parent_commit"], args, sources)
+            fix = run_side(bug, "fix", bug["fix_commit"], args, sources)
+            fix_ranges = map_ranges(par["text"], fix["text"], bug["ranges"])
+            par_hits = hits(par, bug, bug["ranges"], args.slack)
+            fix_hits = hits(fix, bug, fix_ranges, args.slack)
+            rows.append({
+                "id": bug["id"], "project": bug["project"], "kind": bug["kind"],
+                "check": bug["check"],
+                "bug_status": par["status"], "fix_status": fix["status"],
+                "found": ("yes" if par_hits else "no") if par["status"] == "ok" else "-",
+                "fix_silent": ("no" if fix_hits else "yes") if fix["status"] == "ok" else "-",
+                "bug_hits": ",".join(map(str, par_hits)),
+                "fix_hits": ",".join(map(str, fix_hits)),
+                "bug_warnings": len(par["warnings"]), "fix_warnings": len(fix["warnings"]),
+                "files_left_out": par["left_out"] + fix["left_out"],
+            })
+    except InputError as e:
+        print(f"score.py: error: {e}", file=sys.stderr)
+        return 2
+
+    cols = list(rows[0].keys()) if rows else []
+    with open(args.out, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=cols, delimiter="\t", lineterminator="\n")
+        w.writeheader()
+        w.writerows(rows)
+    fmt = "{:<32} {:<18} {:<9} {:<9} {:<6} {:<6}"
+    print(fmt.format("bug", "kind", "bug side", "fix side", "found", "silent"))
+    for r in rows:
+        print(fmt.format(r["id"], r["kind"], r["bug_status"], r["fix_status"],
+                         r["found"], r["fix_silent"]))
+    parsed = [r for r in rows if r["bug_status"] == "ok"]
+    parsed_fix = [r for r in rows if r["fix_status"] == "ok"]
+    print(f"bugs: {len(rows)}; bug side parses: {len(parsed)}; fix side parses: {len(parsed_fix)}")
+    print(f"found: {sum(r['found'] == 'yes' for r in parsed)} / {len(parsed)}")
+    print(f"fix silent: {sum(r['fix_silent'] == 'yes' for r in parsed_fix)} / {len(parsed_fix)}")
+    print(f"per-bug outcomes: {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
