@@ -174,17 +174,34 @@ def materialize(gitdir, commit, subtrees, dest):
     return left_out
 
 
-def include_args(bug, root, sources, deps_dir):
-    """-I arguments: tree-relative dirs, '@owner+name:dir' (a dependency's
-    mirror at its newest commit), '*dirs:dir' (every folder below dir that
+def dependency_commit(gitdir, date):
+    """The dependency's newest commit on its default branch no later than
+    DATE (the bug's commit date), so that its headers match the project's."""
+    rev = git(gitdir, "rev-list", "-1", "--first-parent", f"--before={date}", "HEAD")
+    rev = rev.stdout.decode().strip()
+    if not rev:
+        rev = git(gitdir, "rev-list", "--max-parents=0", "HEAD").stdout.decode().split()[-1]
+    return rev
+
+
+def include_args(bug, root, sources, deps_dir, date):
+    """-I arguments: tree-relative dirs, '@owner+name:dir[|dir2]' (a dependency's
+    mirror at its commit of DATE), '*dirs:dir' (every folder below dir that
     holds a header: for old codebases that include by bare file name)."""
     args = []
     for tok in (bug["includes"] or "").split():
         if tok.startswith("@"):
             name, _, sub = tok[1:].partition(":")
             project = name.replace("+", "/", 1)
-            dep = deps_dir / name
-            materialize(sources.gitdir(project), "HEAD", [sub] if sub else [], dep)
+            depgit = sources.gitdir(project)
+            rev = dependency_commit(depgit, date)
+            # 'a|b': the first folder that exists at that commit (projects
+            # move their include folder).
+            subs = sub.split("|") if sub else [""]
+            sub = next((c for c in subs if not c or git(
+                depgit, "cat-file", "-e", f"{rev}:{c}").returncode == 0), subs[0])
+            dep = deps_dir / f"{name}@{rev[:12]}"
+            materialize(depgit, rev, [sub] if sub else [], dep)
             args += ["-I", str(dep / sub)]
         elif tok.startswith("*dirs:"):
             base = root / tok[len("*dirs:"):]
@@ -214,7 +231,9 @@ def run_side(bug, side, commit, args, sources):
     db.mkdir(parents=True, exist_ok=True)
     cmd = [sys.executable, str(REPO / "tools/corpus/make-compile-db.py"), "-o", str(db),
            "--unit", bug["unit"], "--under", str(Path(bug["unit"]).parent)]
-    cmd += include_args(bug, root, sources, Path(args.work) / "_deps")
+    date = git(sources.gitdir(bug["project"]), "log", "-1", "--format=%cI",
+               bug["parent_commit"]).stdout.decode().strip()
+    cmd += include_args(bug, root, sources, Path(args.work) / "_deps", date)
     for d in (bug["defines"] or "").split():
         cmd += ["-D", d]
     cmd.append(str(root))
@@ -228,8 +247,10 @@ def run_side(bug, side, commit, args, sources):
         result["status"] = "no-unit"
         return result
     dbfile.write_text(json.dumps(entries, indent=1))
-    tidy = ["nice", args.tidy, "-p", str(db), f"--checks=-*,{args.checks}",
-            "--header-filter=.*", str(unit)]
+    # --config, not --checks: the projects' own .clang-tidy files would be
+    # merged in (and some no longer parse under Clang 22).
+    config = json.dumps({"Checks": f"-*,{args.checks}", "HeaderFilterRegex": ".*"})
+    tidy = ["nice", args.tidy, "-p", str(db), f"--config={config}", str(unit)]
     try:
         proc = subprocess.run(tidy, capture_output=True, text=True, errors="replace",
                               timeout=args.timeout)
