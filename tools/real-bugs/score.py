@@ -22,6 +22,7 @@ per bug (--out).
 import argparse
 import csv
 import difflib
+import fnmatch
 import json
 import os
 import re
@@ -34,12 +35,70 @@ REPO = Path(__file__).resolve().parents[2]
 FIELDS = ["id", "project", "fix_commit", "parent_commit", "file", "kernel",
           "bug_lines", "kind", "check", "bug", "fix", "unit", "tree",
           "includes", "defines", "note"]
+# Optional columns: submodules ('path=owner/name ...': the gitlink commit the
+# tree records at path, written into the tree there) and fixups (names from
+# FIXUPS, applied to the written trees and dependencies, never to `file`).
+# flags: compiler arguments ('-std=c++20' sets the standard).
+OPTIONAL = ["submodules", "fixups", "flags"]
+UNITS = Path(__file__).resolve().parent / "units"
 KINDS = {"race", "divergent-barrier", "bank-conflict", "dynamic-shared"}
 CHECKS = {"cuda-divergent-barrier", "cuda-shared-memory-race",
           "cuda-bank-conflict", "cuda-dynamic-shared-bounds"}
 # Snapshots lack blobs of 4 MiB and more; such files are left out.
 MAX_BLOB = 4 * 1024 * 1024
 WARNING = re.compile(r"^(.+?):(\d+):(\d+): warning: .* \[([a-z0-9.,-]+)\]$")
+
+
+# Clang-compatibility edits of a project's (or dependency's) headers, by name:
+# (path globs relative to the written tree, a string the file must hold,
+# regex, replacement), applied line by line; none changes the number of lines.
+FIXUPS = {
+    # nvcc passes '%laneid' in an inline-asm string through, Clang's GCC-style
+    # asm parser needs '%%laneid' ("invalid % escape in inline assembly string").
+    "asm-percent": (("*.h", "*.cuh", "*.hpp", "*.cu"), "asm",
+                    re.compile(r'(?<![%\w])%(laneid|warpid|nwarpid|smid|nsmid|lanemask_\w+|clock64|clock'
+                               r'|globaltimer\w*|dynamic_smem_size|total_smem_size|gridid|ntid\.\w|tid\.\w'
+                               r'|ctaid\.\w|nctaid\.\w)\b(?=[^"]*")'),
+                    r"%%\1"),
+    # CCCL 3.1-3.3 (2025-10 to 2026-03) declares __host__-only deduction
+    # guides of cuda::std::basic_string_view, which Clang rejects in CUDA;
+    # CCCL removed the annotation in 510cc9de1e.
+    "cccl-string-view-guides": (("*/string_view",), "_CCCL_HOST basic_string_view(",
+                                re.compile(r"^_CCCL_HOST (basic_string_view\()"), r"\1"),
+    # cudf's CUDF_TYPE_MAPPING specialises a __host__ __device__ template
+    # without the attributes (nvcc takes it, Clang: "target attributes do not
+    # match").
+    "cudf-type-mapping": (("*/type_dispatcher.hpp",), "base_type_to_id",
+                          re.compile(r"^(\s*)constexpr inline type_id base_type_to_id<(\w+)>\(\)"),
+                          r"\1CUDF_HOST_DEVICE constexpr inline type_id base_type_to_id<\2>()"),
+    # cuCollections before 2024-11 uses thrust::identity, which CCCL 3 removed;
+    # the snapshot of cuCollections ends in 2024-10, older than the RAPIDS
+    # releases of 2025-26 that pin it.
+    "cuco-thrust-identity": (("*/cuco/*",), "thrust::identity",
+                             re.compile(r"thrust::identity(<\w+>)?"), "cuda::std::identity"),
+    # Clang 19+ requires 'template' before a member template of a dependent
+    # type ('Traits::rebind_alloc<T>'), nvcc and older Clang did not.
+    "template-rebind-alloc": (("*.cuh", "*.hpp", "*.h", "*.inl"), "::rebind_alloc<",
+                              re.compile(r"(?<!template )(\b\w+(?:<[^<>]*>)?)::rebind_alloc<"),
+                              r"\1::template rebind_alloc<"),
+    # 'if constexpr (this->flag)' in a member called on a runtime object:
+    # Clang does not take 'this' in the constant expression, nvcc does.
+    "if-constexpr-this": (("*.cuh", "*.hpp", "*.h", "*.inl"), "if constexpr (this->",
+                          re.compile(r"if constexpr \(this->(\w+)\)"),
+                          r"if constexpr (std::decay_t<decltype(*this)>::\1)"),
+    # cuCollections 2023 defines static_{set,map}_ref::with out of line
+    # without the __host__ __device__ of its declaration (nvcc merges them).
+    "cuco-with-hd": (("*/cuco/detail/*.inl",), "::with(",
+                     re.compile(r"^auto (static_\w+_ref<[^>]*>::with\()"), r"__host__ __device__ auto \1"),
+    # cudf's parquet page state structs give their members default
+    # initialisers ('int32_t x{};'); nvcc lets such a struct be __shared__,
+    # Clang allows only empty constructors ("initialization is not supported
+    # for __shared__ variables"). The initialisers go (device code never relies
+    # on them: the kernels fill the state).
+    "cudf-shared-state-init": (("cpp/src/io/parquet/*.cuh", "cpp/src/io/parquet/*.hpp"), "{};",
+                               re.compile(r"^(\s+(?!static|constexpr|return|using)[^=(){};]*[\w\]])\{\};"),
+                               r"\1;"),
+}
 
 
 class InputError(Exception):
@@ -90,6 +149,16 @@ def read_manifest(path):
             raise InputError(f"{where}: check must be one of {sorted(CHECKS)}")
         if not r["file"] or not r["unit"]:
             raise InputError(f"{where}: file and unit are required")
+        for k in OPTIONAL:
+            r[k] = r.get(k) or ""
+        for name in r["fixups"].split():
+            if name not in FIXUPS:
+                raise InputError(f"{where}: unknown fixup {name!r} (known: {', '.join(FIXUPS)})")
+        for sub in r["submodules"].split():
+            if not re.fullmatch(r"[^=\s]+=[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+", sub):
+                raise InputError(f"{where}: submodule must be path=owner/name, not {sub!r}")
+        if r["unit"].startswith("units/") and not (UNITS / r["unit"][len("units/"):]).is_file():
+            raise InputError(f"{where}: stand-in unit {r['unit']} is not in {UNITS}")
         try:
             r["ranges"] = parse_lines(r["bug_lines"] or "")
         except InputError as e:
@@ -174,6 +243,34 @@ def materialize(gitdir, commit, subtrees, dest):
     return left_out
 
 
+def apply_fixups(root, names, keep):
+    """Apply the named FIXUPS to the files under ROOT (once: a marker file
+    records it), except KEEP (the bug's own file stays the project's)."""
+    names = names.split()
+    if not names:
+        return
+    marker = root / ".fixups"
+    stamp = repr([(n, FIXUPS[n][2].pattern, FIXUPS[n][3]) for n in names])
+    if marker.exists() and marker.read_text() == stamp:
+        return
+    for name in names:
+        globs, needle, pattern, repl = FIXUPS[name]
+        for path in root.rglob("*"):
+            if not path.is_file() or path == keep:
+                continue
+            rel = str(path.relative_to(root))
+            if not any(fnmatch.fnmatch(rel, g) or fnmatch.fnmatch("/" + rel, g) for g in globs):
+                continue
+            text = path.read_text(errors="surrogateescape")
+            if needle not in text:
+                continue
+            lines = text.split("\n")
+            new = [pattern.sub(repl, line) for line in lines]
+            if new != lines:
+                path.write_text("\n".join(new), errors="surrogateescape")
+    marker.write_text(stamp)
+
+
 def dependency_commit(gitdir, date):
     """The dependency's newest commit on its default branch no later than
     DATE (the bug's commit date), so that its headers match the project's."""
@@ -192,16 +289,26 @@ def include_args(bug, root, sources, deps_dir, date):
     for tok in (bug["includes"] or "").split():
         if tok.startswith("@"):
             name, _, sub = tok[1:].partition(":")
+            # '@owner+name@<commit>:dir' pins the dependency to a commit.
+            name, _, pin = name.partition("@")
             project = name.replace("+", "/", 1)
             depgit = sources.gitdir(project)
-            rev = dependency_commit(depgit, date)
+            rev = pin or dependency_commit(depgit, date)
+            if pin:
+                full = git(depgit, "rev-parse", "--verify", f"{pin}^{{commit}}")
+                if full.returncode:
+                    raise InputError(f"{bug['id']}: {project} has no commit {pin}")
+                rev = full.stdout.decode().strip()
             # 'a|b': the first folder that exists at that commit (projects
             # move their include folder).
             subs = sub.split("|") if sub else [""]
             sub = next((c for c in subs if not c or git(
                 depgit, "cat-file", "-e", f"{rev}:{c}").returncode == 0), subs[0])
-            dep = deps_dir / f"{name}@{rev[:12]}"
+            # One folder per (dependency, commit, subfolder): a dependency
+            # named twice with two subfolders gets both.
+            dep = deps_dir / f"{name}@{rev[:12]}" / (sub.replace("/", "+") or "_all")
             materialize(depgit, rev, [sub] if sub else [], dep)
+            apply_fixups(dep, bug["fixups"], None)
             args += ["-I", str(dep / sub)]
         elif tok.startswith("*dirs:"):
             base = root / tok[len("*dirs:"):]
@@ -218,8 +325,26 @@ def run_side(bug, side, commit, args, sources):
     work = Path(args.work) / bug["id"]
     root = work / side
     subtrees = (bug["tree"] or "").split()
-    left_out = materialize(sources.gitdir(bug["project"]), commit, subtrees, root)
-    unit = root / bug["unit"]
+    projgit = sources.gitdir(bug["project"])
+    left_out = materialize(projgit, commit, subtrees, root)
+    for sub in bug["submodules"].split():
+        path, _, project = sub.partition("=")
+        ls = git(projgit, "ls-tree", commit, "--", path).stdout.decode().split()
+        if len(ls) < 3 or ls[1] != "commit":
+            raise InputError(f"{bug['id']}: {commit[:12]} records no submodule at {path}")
+        subgit = sources.gitdir(project)
+        if git(subgit, "cat-file", "-e", f"{ls[2]}^{{commit}}").returncode:
+            raise InputError(f"{bug['id']}: {project} lacks the submodule commit {ls[2]}")
+        left_out += materialize(subgit, ls[2], [], root / path)
+    apply_fixups(root, bug["fixups"], root / bug["file"])
+    unit_rel = bug["unit"]
+    if unit_rel.startswith("units/"):
+        # A stand-in unit written here: placed beside the bug's file, so that
+        # it includes that file by its bare name; copied afresh every run.
+        src = UNITS / unit_rel[len("units/"):]
+        unit_rel = str(Path(bug["file"]).parent / f"oracle-{src.name}")
+        shutil.copyfile(src, root / unit_rel)
+    unit = root / unit_rel
     result = {"status": "", "warnings": [], "left_out": left_out, "text": None}
     target = root / bug["file"]
     if target.exists():
@@ -230,12 +355,14 @@ def run_side(bug, side, commit, args, sources):
     db = work / f"db-{side}"
     db.mkdir(parents=True, exist_ok=True)
     cmd = [sys.executable, str(REPO / "tools/corpus/make-compile-db.py"), "-o", str(db),
-           "--unit", bug["unit"], "--under", str(Path(bug["unit"]).parent)]
+           "--unit", unit_rel, "--under", str(Path(unit_rel).parent)]
     date = git(sources.gitdir(bug["project"]), "log", "-1", "--format=%cI",
                bug["parent_commit"]).stdout.decode().strip()
     cmd += include_args(bug, root, sources, Path(args.work) / "_deps", date)
     for d in (bug["defines"] or "").split():
         cmd += ["-D", d]
+    for f in bug["flags"].split():
+        cmd += ["--std", f[len("-std="):]] if f.startswith("-std=") else [f"--extra-arg={f}"]
     cmd.append(str(root))
     made = subprocess.run(cmd, capture_output=True, text=True)
     if made.returncode:
@@ -260,6 +387,8 @@ def run_side(bug, side, commit, args, sources):
         result["status"] = "timeout"
         return result
     (work / f"{side}.log").write_text(log)
+    if "USAGE: clang-tidy" in log or "Error: no checks enabled" in log:
+        raise InputError(f"{bug['id']}: the checker did not run (see {work / (side + '.log')})")
     if "[clang-diagnostic-error]" in log or "error: " in log and "clang-diagnostic-error" in log:
         result["status"] = "unparsed"
     elif rc >= 128 or "Stack dump:" in log:
