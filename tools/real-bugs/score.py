@@ -29,6 +29,7 @@ import re
 import shutil
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
@@ -90,6 +91,25 @@ FIXUPS = {
     # without the __host__ __device__ of its declaration (nvcc merges them).
     "cuco-with-hd": (("*/cuco/detail/*.inl",), "::with(",
                      re.compile(r"^auto (static_\w+_ref<[^>]*>::with\()"), r"__host__ __device__ auto \1"),
+    # xgboost's Span and BitFieldContainer give their members default
+    # initialisers ('size_ {0}'), so gputreeshap's '__shared__ DatasetT s_X'
+    # has a non-empty constructor for Clang (see cudf-shared-state-init).
+    "xgboost-shared-init": (("include/xgboost/span.h", "src/common/bitfield.h"), "_",
+                            re.compile(r"^(\s+[\w:<>*, ]+?\s\**\w+_)\s*\{\s*(0|nullptr)\s*\};"),
+                            r"\1;"),
+    # b40c-style ModifiedLoad/ModifiedStore specialisations are declared
+    # without the __device__ of the primary template (nvcc takes it).
+    "b40c-modified-io": (("*/modified_load.cuh", "*/modified_store.cuh"), "template<> template<>",
+                         re.compile(r"template<> template<> void (Modified(Load|Store)<)"),
+                         r"template<> template<> __device__ __forceinline__ void \1"),
+    # A member class template declared with a default argument and defined
+    # later in the class: Clang forgets the default ("too few template
+    # arguments"); the default moves to the definition.
+    "b40c-iterate-default": (("*/util/io/load_tile.cuh",), "struct Iterate",
+                             [(re.compile(r"template <int LOAD, int VEC, int dummy = 0> struct Iterate;"),
+                               "template <int LOAD, int VEC, int dummy> struct Iterate;"),
+                              (re.compile(r"^(\s*)template <int LOAD, int VEC, int dummy>\s*$"),
+                               r"\1template <int LOAD, int VEC, int dummy = 0>")]),
     # cudf's parquet page state structs give their members default
     # initialisers ('int32_t x{};'); nvcc lets such a struct be __shared__,
     # Clang allows only empty constructors ("initialization is not supported
@@ -226,8 +246,13 @@ def materialize(gitdir, commit, subtrees, dest):
         wanted.append((sha.decode(), path.decode()))
     proc = subprocess.Popen(["git", "--git-dir", str(gitdir), "cat-file", "--batch"],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-    proc.stdin.write("".join(f"{sha}\n" for sha, _ in wanted).encode())
-    proc.stdin.close()
+    # Feed the names from a thread: a large tree fills git's output pipe
+    # before all names are written.
+    def feed():
+        proc.stdin.write("".join(f"{sha}\n" for sha, _ in wanted).encode())
+        proc.stdin.close()
+    feeder = threading.Thread(target=feed)
+    feeder.start()
     for sha, path in wanted:
         header = proc.stdout.readline().split()
         if len(header) < 3 or header[1] != b"blob":
@@ -238,9 +263,16 @@ def materialize(gitdir, commit, subtrees, dest):
         out = dest / path
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_bytes(data)
+    feeder.join()
     proc.wait()
     (dest / ".complete").write_text(str(left_out))
     return left_out
+
+
+def fixup_edits(name):
+    """The (regex, replacement) pairs of a fixup."""
+    entry = FIXUPS[name]
+    return entry[2] if isinstance(entry[2], list) else [(entry[2], entry[3])]
 
 
 def apply_fixups(root, names, keep):
@@ -250,11 +282,12 @@ def apply_fixups(root, names, keep):
     if not names:
         return
     marker = root / ".fixups"
-    stamp = repr([(n, FIXUPS[n][2].pattern, FIXUPS[n][3]) for n in names])
+    stamp = repr([(n, [(p.pattern, r) for p, r in fixup_edits(n)]) for n in names])
     if marker.exists() and marker.read_text() == stamp:
         return
     for name in names:
-        globs, needle, pattern, repl = FIXUPS[name]
+        globs, needle = FIXUPS[name][:2]
+        edits = fixup_edits(name)
         for path in root.rglob("*"):
             if not path.is_file() or path == keep:
                 continue
@@ -265,7 +298,9 @@ def apply_fixups(root, names, keep):
             if needle not in text:
                 continue
             lines = text.split("\n")
-            new = [pattern.sub(repl, line) for line in lines]
+            new = lines
+            for pattern, repl in edits:
+                new = [pattern.sub(repl, line) for line in new]
             if new != lines:
                 path.write_text("\n".join(new), errors="surrogateescape")
     marker.write_text(stamp)
