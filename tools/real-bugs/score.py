@@ -110,6 +110,20 @@ FIXUPS = {
                                "template <int LOAD, int VEC, int dummy> struct Iterate;"),
                               (re.compile(r"^(\s*)template <int LOAD, int VEC, int dummy>\s*$"),
                                r"\1template <int LOAD, int VEC, int dummy = 0>")]),
+    # CUTLASS 2.x matrix.h calls a set_slice3x3 that does not exist (the
+    # member is set_slice_3x3); Clang checks it in the uninstantiated template.
+    "cutlass-set-slice": (("*/cutlass/matrix.h",), "set_slice3x3",
+                          re.compile(r"\.set_slice3x3\("), ".set_slice_3x3("),
+    # flash-attention's fmha gemm static_asserts read a static member through
+    # a reference parameter ('a[0].NUM_REGS'), which Clang does not take as a
+    # constant expression; the member is named through its type instead.
+    "fmha-static-member": (("*/fmha/gemm.h",), "NUM_REGS",
+                           re.compile(r"\b(\w+)((?:\[0\])+)\.NUM_REGS\b"),
+                           r"std::remove_reference_t<decltype(\1\2)>::NUM_REGS"),
+    # The fmha kernels do byte arithmetic on params.dqkv_ptr, a void* (a GNU
+    # extension nvcc takes); the field becomes a char*.
+    "fmha-dqkv-char": (("*/fmha.h",), "dqkv_ptr",
+                       re.compile(r"void \* __restrict__ dqkv_ptr;"), "char * __restrict__ dqkv_ptr;"),
     # cudf's parquet page state structs give their members default
     # initialisers ('int32_t x{};'); nvcc lets such a struct be __shared__,
     # Clang allows only empty constructors ("initialization is not supported
@@ -345,6 +359,14 @@ def include_args(bug, root, sources, deps_dir, date):
             materialize(depgit, rev, [sub] if sub else [], dep)
             apply_fixups(dep, bug["fixups"], None)
             args += ["-I", str(dep / sub)]
+        elif tok.startswith("units:"):
+            # A folder of stand-in headers written for the oracle
+            # (tools/real-bugs/units/...), e.g. a few declarations of a
+            # framework the kernels barely use.
+            d = UNITS / tok[len("units:"):]
+            if not d.is_dir():
+                raise InputError(f"{bug['id']}: no folder {d}")
+            args += ["-I", str(d)]
         elif tok.startswith("*dirs:"):
             base = root / tok[len("*dirs:"):]
             dirs = sorted({p.parent for p in base.rglob("*")
