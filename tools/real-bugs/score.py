@@ -124,6 +124,12 @@ FIXUPS = {
     # extension nvcc takes); the field becomes a char*.
     "fmha-dqkv-char": (("*/fmha.h",), "dqkv_ptr",
                        re.compile(r"void \* __restrict__ dqkv_ptr;"), "char * __restrict__ dqkv_ptr;"),
+    # cuML FIL (2020-21) calls a member template and names a dependent type
+    # without 'template'/'typename' (nvcc infers them, Clang does not).
+    "fil-dependent-names": (("cpp/src/fil/*.cu",), "base_node::",
+                            [(re.compile(r"\.base_node::output<"), ".base_node::template output<"),
+                             (re.compile(r"(?<!typename )\bleaf_output_t<(\w+)>::T\b"),
+                              r"typename leaf_output_t<\1>::T")]),
     # cudf's parquet page state structs give their members default
     # initialisers ('int32_t x{};'); nvcc lets such a struct be __shared__,
     # Clang allows only empty constructors ("initialization is not supported
@@ -186,6 +192,7 @@ def read_manifest(path):
         for k in OPTIONAL:
             r[k] = r.get(k) or ""
         for name in r["fixups"].split():
+            name = name.rstrip("!")
             if name not in FIXUPS:
                 raise InputError(f"{where}: unknown fixup {name!r} (known: {', '.join(FIXUPS)})")
         for sub in r["submodules"].split():
@@ -285,13 +292,15 @@ def materialize(gitdir, commit, subtrees, dest):
 
 def fixup_edits(name):
     """The (regex, replacement) pairs of a fixup."""
-    entry = FIXUPS[name]
+    entry = FIXUPS[name.rstrip("!")]
     return entry[2] if isinstance(entry[2], list) else [(entry[2], entry[3])]
 
 
 def apply_fixups(root, names, keep):
     """Apply the named FIXUPS to the files under ROOT (once: a marker file
-    records it), except KEEP (the bug's own file stays the project's)."""
+    records it), except KEEP (the bug's own file stays the project's) unless
+    the name ends in '!': a keyword Clang requires and nvcc infers, on lines
+    away from the shared-memory accesses and barriers of the bug."""
     names = names.split()
     if not names:
         return
@@ -300,10 +309,10 @@ def apply_fixups(root, names, keep):
     if marker.exists() and marker.read_text() == stamp:
         return
     for name in names:
-        globs, needle = FIXUPS[name][:2]
+        globs, needle = FIXUPS[name.rstrip("!")][:2]
         edits = fixup_edits(name)
         for path in root.rglob("*"):
-            if not path.is_file() or path == keep:
+            if not path.is_file() or (path == keep and not name.endswith("!")):
                 continue
             rel = str(path.relative_to(root))
             if not any(fnmatch.fnmatch(rel, g) or fnmatch.fnmatch("/" + rel, g) for g in globs):
