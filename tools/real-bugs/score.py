@@ -130,6 +130,20 @@ FIXUPS = {
                             [(re.compile(r"\.base_node::output<"), ".base_node::template output<"),
                              (re.compile(r"(?<!typename )\bleaf_output_t<(\w+)>::T\b"),
                               r"typename leaf_output_t<\1>::T")]),
+    # HIP's CUDA backend of 2021 (HOOMD's extern/HIP) calls the CUDA 12 form
+    # of cuCtxCreate and the texture-reference API CUDA 12 removed; both are
+    # host code no kernel reaches.
+    "hip-cuda13": (("*/hip/nvcc_detail/hip_runtime_api.h",), "cuCtxCreate",
+                   [(re.compile(r"cuCtxCreate\(ctx, flags, device\)"), "cuCtxCreate(ctx, nullptr, flags, device)"),
+                    (re.compile(r"cudaGetTextureAlignmentOffset\(offset,\s*texref\)"), "cudaErrorNotSupported")]),
+    # HOOMD 2021 includes its own cub 1.x submodule by path; under CUDA 13 the
+    # toolkit's thrust brings CCCL's cub as well and the two clash ('Debug' is
+    # ambiguous), so HOOMD's includes go to the toolkit's cub. Its managed
+    # memory hint uses the pre-CUDA-13 cudaMemAdvise (host code).
+    "hoomd-cccl": (("hoomd/*.cuh", "hoomd/*.h"), "",
+                   [(re.compile(r'#include "hoomd/extern/cub/(cub/[\w/.]+)"'), r"#include <\1>"),
+                    (re.compile(r"cudaMemAdvise\(ptr, sizeof\(T\) \* N, cudaMemAdviseSetReadMostly, 0\)"),
+                     "cudaMemAdvise(ptr, sizeof(T) * N, cudaMemAdviseSetReadMostly, cudaMemLocation{cudaMemLocationTypeDevice, 0})")]),
     # cudf's parquet page state structs give their members default
     # initialisers ('int32_t x{};'); nvcc lets such a struct be __shared__,
     # Clang allows only empty constructors ("initialization is not supported
