@@ -144,6 +144,11 @@ FIXUPS = {
                    [(re.compile(r'#include "hoomd/extern/cub/(cub/[\w/.]+)"'), r"#include <\1>"),
                     (re.compile(r"cudaMemAdvise\(ptr, sizeof\(T\) \* N, cudaMemAdviseSetReadMostly, 0\)"),
                      "cudaMemAdvise(ptr, sizeof(T) * N, cudaMemAdviseSetReadMostly, cudaMemLocation{cudaMemLocationTypeDevice, 0})")]),
+    # HOOMD 0.8's SaruGPU defines its __device__ members out of line without
+    # __device__ (nvcc matches them; Clang: "does not match any declaration").
+    "saru-device": (("*/saruprngCUDA.h",), "SaruGPU::",
+                    [(re.compile(r"^SaruGPU::SaruGPU\("), "__device__ SaruGPU::SaruGPU("),
+                     (re.compile(r"^inline (\w[\w ]*) SaruGPU::"), r"inline __device__ \1 SaruGPU::")]),
     # cudf's parquet page state structs give their members default
     # initialisers ('int32_t x{};'); nvcc lets such a struct be __shared__,
     # Clang allows only empty constructors ("initialization is not supported
