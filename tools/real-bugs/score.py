@@ -149,6 +149,15 @@ FIXUPS = {
     "saru-device": (("*/saruprngCUDA.h",), "SaruGPU::",
                     [(re.compile(r"^SaruGPU::SaruGPU\("), "__device__ SaruGPU::SaruGPU("),
                      (re.compile(r"^inline (\w[\w ]*) SaruGPU::"), r"inline __device__ \1 SaruGPU::")]),
+    # A launch spelled '<< <' ... '>> >(' (clang-format of 2019 cudf): nvcc
+    # takes it, Clang only takes '<<<' and '>>>'. Same launch, same line.
+    "launch-spaces": (("*.cu", "*.cuh"), "<< <",
+                      [(re.compile(r"<< <"), "<<<"), (re.compile(r">> >\("), ">>>(")]),
+    # cudf's ORC encoder (2021) calls thrust::optional::value(), host-only,
+    # in a kernel (nvcc warns, Clang refuses); '*opt' reads the same engaged
+    # value. The line is the pushdown-mask lookup, away from the bug's lines.
+    "cudf-optional-value": (("cpp/src/io/orc/stripe_enc.cu",), "parent_index.value()",
+                            re.compile(r"chunks\[parent_index\.value\(\)\]"), "chunks[*parent_index]"),
     # cudf's parquet page state structs give their members default
     # initialisers ('int32_t x{};'); nvcc lets such a struct be __shared__,
     # Clang allows only empty constructors ("initialization is not supported
