@@ -23,6 +23,7 @@ import argparse
 import csv
 import difflib
 import fnmatch
+import hashlib
 import json
 import os
 import re
@@ -158,14 +159,36 @@ FIXUPS = {
     # value. The line is the pushdown-mask lookup, away from the bug's lines.
     "cudf-optional-value": (("cpp/src/io/orc/stripe_enc.cu",), "parent_index.value()",
                             re.compile(r"chunks\[parent_index\.value\(\)\]"), "chunks[*parent_index]"),
+    # cuCollections of 2021 calls members of a dependent base unqualified
+    # (Clang: "explicit qualification required").
+    "cuco-2021-this": (("*/cuco/detail/static_map.inl",), "_slot(",
+                       re.compile(r"(?<![\w>.:])(initial_slot|next_slot)\("), r"this->\1("),
+    # cudf 21.08: host code builds bounds_checker, whose constructor is
+    # __device__ only, and a __device__ member reads thrust::optional::value()
+    # (host-only in CCCL 2.8) of a const optional; '*opt' reads the same value.
+    "cudf-2021-hd": (("cpp/include/cudf/detail/gather.cuh", "cpp/include/cudf/ast/detail/transform.cuh"), "",
+                     [(re.compile(r"^(\s*)__device__ bounds_checker\("), r"\1__host__ __device__ bounds_checker("),
+                      (re.compile(r"return _obj\.value\(\);"), "return *_obj;")]),
+    # cudf 24.02: a constexpr operator whose device branch ends in
+    # CUDF_UNREACHABLE has no return for Clang; a lambda captures 'end' and
+    # takes a parameter 'end' (ill-formed, GCC and nvcc let the parameter
+    # win, so the capture goes).
+    "cudf-2024-misc": (("cpp/include/cudf/detail/normalizing_iterator.cuh", "cpp/src/io/parquet/page_decode.cuh"), "",
+                       [(re.compile(r'^(\s*CUDF_UNREACHABLE\("only integral types are supported"\);)$'), r"\1 return 0;"),
+                        (re.compile(r"\[s, lvl, end, level_bits\]\(uint8_t const\* cur, uint8_t const\* end\)"),
+                         "[s, lvl, level_bits](uint8_t const* cur, uint8_t const* end)")]),
     # cudf's parquet page state structs give their members default
     # initialisers ('int32_t x{};'); nvcc lets such a struct be __shared__,
     # Clang allows only empty constructors ("initialization is not supported
     # for __shared__ variables"). The initialisers go (device code never relies
     # on them: the kernels fill the state).
-    "cudf-shared-state-init": (("cpp/src/io/parquet/*.cuh", "cpp/src/io/parquet/*.hpp"), "{};",
-                               re.compile(r"^(\s+(?!static|constexpr|return|using)[^=(){};]*[\w\]])\{\};"),
-                               r"\1;"),
+    "cudf-shared-state-init": (("cpp/src/io/parquet/*.cuh", "cpp/src/io/parquet/*.hpp"), "struct",
+                               [(re.compile(r"^(\s+(?!static|constexpr|return|using)[^=(){};]*[\w\]])\{\};"),
+                                 r"\1;"),
+                                # (then the empty constructors cannot be constexpr in C++17)
+                                # (constexpr made them __host__ __device__ implicitly)
+                                (re.compile(r"^(\s*(?:CUDF_HOST_DEVICE )?)constexpr (\w+\(\) noexcept \{\};?)\s*$"),
+                                 r"\1__host__ __device__ \2")]),
 }
 
 
@@ -324,19 +347,32 @@ def fixup_edits(name):
     return entry[2] if isinstance(entry[2], list) else [(entry[2], entry[3])]
 
 
+def fixup_stamp(names):
+    """What a tree's fixups were: their names and definitions."""
+    return repr([(n, FIXUPS[n.rstrip("!")][:2], [(p.pattern, r) for p, r in fixup_edits(n)])
+                 for n in names.split()])
+
+
+def fresh_tree(root, names):
+    """Remove a written tree whose fixups differ from NAMES' (edits are not
+    undone in place: the tree is written again)."""
+    if (root / ".complete").exists():
+        marker = root / ".fixups"
+        done = marker.read_text() if marker.exists() else fixup_stamp("")
+        if done != fixup_stamp(names):
+            shutil.rmtree(root)
+
+
 def apply_fixups(root, names, keep):
     """Apply the named FIXUPS to the files under ROOT (once: a marker file
     records it), except KEEP (the bug's own file stays the project's) unless
     the name ends in '!': a keyword Clang requires and nvcc infers, on lines
     away from the shared-memory accesses and barriers of the bug."""
-    names = names.split()
-    if not names:
-        return
     marker = root / ".fixups"
-    stamp = repr([(n, [(p.pattern, r) for p, r in fixup_edits(n)]) for n in names])
+    stamp = fixup_stamp(names)
     if marker.exists() and marker.read_text() == stamp:
         return
-    for name in names:
+    for name in names.split():
         globs, needle = FIXUPS[name.rstrip("!")][:2]
         edits = fixup_edits(name)
         for path in root.rglob("*"):
@@ -392,7 +428,11 @@ def include_args(bug, root, sources, deps_dir, date):
                 depgit, "cat-file", "-e", f"{rev}:{c}").returncode == 0), subs[0])
             # One folder per (dependency, commit, subfolder): a dependency
             # named twice with two subfolders gets both.
-            dep = deps_dir / f"{name}@{rev[:12]}" / (sub.replace("/", "+") or "_all")
+            # A dependency edited by fixups gets a folder of its own per set of
+            # fixups (bugs sharing it may name different ones).
+            fx = bug["fixups"].split()
+            tag = "" if not fx else "-fx" + hashlib.sha1(fixup_stamp(bug["fixups"]).encode()).hexdigest()[:8]
+            dep = deps_dir / f"{name}@{rev[:12]}" / ((sub.replace("/", "+") or "_all") + tag)
             materialize(depgit, rev, [sub] if sub else [], dep)
             apply_fixups(dep, bug["fixups"], None)
             args += ["-I", str(dep / sub)]
@@ -420,6 +460,7 @@ def run_side(bug, side, commit, args, sources):
     root = work / side
     subtrees = (bug["tree"] or "").split()
     projgit = sources.gitdir(bug["project"])
+    fresh_tree(root, bug["fixups"])
     left_out = materialize(projgit, commit, subtrees, root)
     for sub in bug["submodules"].split():
         path, _, project = sub.partition("=")
