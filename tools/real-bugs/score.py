@@ -177,6 +177,16 @@ FIXUPS = {
                        [(re.compile(r'^(\s*CUDF_UNREACHABLE\("only integral types are supported"\);)$'), r"\1 return 0;"),
                         (re.compile(r"\[s, lvl, end, level_bits\]\(uint8_t const\* cur, uint8_t const\* end\)"),
                          "[s, lvl, level_bits](uint8_t const* cur, uint8_t const* end)")]),
+    # Kokkos 4.2's CUDA wrappers call three runtime functions whose signatures
+    # CUDA 13 changed (an edge-data array, a cudaMemLocation, prefetch flags);
+    # host code, called with the CUDA 12 meaning.
+    "kokkos-cuda13": (("core/src/Cuda/Kokkos_Cuda_Instance.hpp",), "cudaMemAdvise",
+                      [(re.compile(r"cudaGraphAddDependencies\(graph, from, to, numDependencies\)"),
+                        "cudaGraphAddDependencies(graph, from, to, nullptr, numDependencies)"),
+                       (re.compile(r"cudaMemAdvise\(devPtr, count, advice, device\)"),
+                        "cudaMemAdvise(devPtr, count, advice, cudaMemLocation{cudaMemLocationTypeDevice, device})"),
+                       (re.compile(r"cudaMemPrefetchAsync\(devPtr, count, dstDevice,"),
+                        "cudaMemPrefetchAsync(devPtr, count, cudaMemLocation{cudaMemLocationTypeDevice, dstDevice}, 0,")]),
     # cudf's parquet page state structs give their members default
     # initialisers ('int32_t x{};'); nvcc lets such a struct be __shared__,
     # Clang allows only empty constructors ("initialization is not supported
@@ -249,7 +259,7 @@ def read_manifest(path):
         for sub in r["submodules"].split():
             if not re.fullmatch(r"[^=\s]+=[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+", sub):
                 raise InputError(f"{where}: submodule must be path=owner/name, not {sub!r}")
-        if r["unit"].startswith("units/") and not (UNITS / r["unit"][len("units/"):]).is_file():
+        if r["unit"].startswith("units/") and not (UNITS / r["unit"][len("units/"):].partition("@")[0]).is_file():
             raise InputError(f"{where}: stand-in unit {r['unit']} is not in {UNITS}")
         try:
             r["ranges"] = parse_lines(r["bug_lines"] or "")
@@ -475,9 +485,15 @@ def run_side(bug, side, commit, args, sources):
     unit_rel = bug["unit"]
     if unit_rel.startswith("units/"):
         # A stand-in unit written here: placed beside the bug's file, so that
-        # it includes that file by its bare name; copied afresh every run.
-        src = UNITS / unit_rel[len("units/"):]
-        unit_rel = str(Path(bug["file"]).parent / f"oracle-{src.name}")
+        # it includes that file by its bare name, or in the folder named after
+        # '@' ('units/x.cu@oracle'): make-compile-db.py gives the nearest
+        # folder with a CMakeLists.txt as -idirafter, and Clang then drops
+        # the same folder's -I (a project whose include root holds its
+        # CMakeLists.txt, like CCCL's cub/); copied afresh every run.
+        name, _, where = unit_rel[len("units/"):].partition("@")
+        src = UNITS / name
+        unit_rel = str(Path(where or Path(bug["file"]).parent) / f"oracle-{src.name}")
+        (root / unit_rel).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(src, root / unit_rel)
     unit = root / unit_rel
     result = {"status": "", "warnings": [], "left_out": left_out, "text": None}
@@ -524,7 +540,10 @@ def run_side(bug, side, commit, args, sources):
     (work / f"{side}.log").write_text(log)
     if "USAGE: clang-tidy" in log or "Error: no checks enabled" in log:
         raise InputError(f"{bug['id']}: the checker did not run (see {work / (side + '.log')})")
-    if "[clang-diagnostic-error]" in log or "error: " in log and "clang-diagnostic-error" in log:
+    # Any error-level diagnostic (also a warning that defaults to an error,
+    # tagged with its own clang-diagnostic-<name>) means the AST is not the
+    # program's.
+    if re.search(r"^\S.*?:\d+:\d+: error: ", log, re.M) or "[clang-diagnostic-error]" in log:
         result["status"] = "unparsed"
     elif rc >= 128 or "Stack dump:" in log:
         result["status"] = "crashed"

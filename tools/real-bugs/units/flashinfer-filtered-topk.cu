@@ -2,6 +2,10 @@
 // (not FlashInfer code): one call of the host launcher LaunchFilteredTopKUnified
 // (plain mode), which instantiates FilteredTopKUnifiedKernel with
 // FILTERED_TOPK_BLOCK_THREADS threads and launches it through cudaLaunchKernel.
+// topk.cuh relies on math.cuh and utils.cuh being included first, as the
+// project's sampling.cuh does.
+#include "math.cuh"
+#include "utils.cuh"
 #include "topk.cuh"
 
 cudaError_t oracle_topk(float* input, int* output, float* values, uint32_t num_rows,
