@@ -1,0 +1,3 @@
+// Stand-in (see cuda/CUDAGeneratorImpl.h).
+#pragma once
+#include <ATen/cuda/CUDAGeneratorImpl.h>
