@@ -39,6 +39,37 @@ TEST(NvccDatabase, ArchitecturesBecomeOne) {
               ElementsAre("clang++", "k.cu"));
 }
 
+TEST(NvccDatabase, NoArchitectureIsTheToolkitsDefault) {
+  // nvcc compiles for its toolkit's default architecture when none is
+  // named: sm_75 from CUDA 13 on, whose headers dropped Clang's sm_52.
+  llvm::SmallString<128> Cuda;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("cuda-13", Cuda));
+  llvm::SmallString<128> Include(Cuda);
+  llvm::sys::path::append(Include, "include");
+  ASSERT_FALSE(llvm::sys::fs::create_directories(Include));
+  llvm::SmallString<128> Header(Include);
+  llvm::sys::path::append(Header, "cuda.h");
+  {
+    std::error_code EC;
+    llvm::raw_fd_ostream Out(Header, EC);
+    ASSERT_FALSE(EC);
+    Out << "#define CUDA_VERSION 13000\n";
+  }
+  EXPECT_THAT(translateNvccCommand({"nvcc", "-c", "k.cu"}, "/build", Cuda),
+              ElementsAre("clang++", "-c", "k.cu", "--cuda-gpu-arch=sm_75"));
+  // An architecture the command names stays.
+  EXPECT_THAT(
+      translateNvccCommand({"nvcc", "-arch=sm_90", "k.cu"}, "/build", Cuda),
+      ElementsAre("clang++", "k.cu", "--cuda-gpu-arch=sm_90"));
+  // The toolkit of an nvcc at <toolkit>/bin/nvcc is the one that counts.
+  llvm::SmallString<128> Nvcc(Cuda);
+  llvm::sys::path::append(Nvcc, "bin", "nvcc");
+  EXPECT_THAT(translateNvccCommand({std::string(Nvcc), "k.cu"}, "/build"),
+              ElementsAre("clang++", "--cuda-path=" + std::string(Cuda), "k.cu",
+                          "--cuda-gpu-arch=sm_75"));
+  llvm::sys::fs::remove_directories(Cuda);
+}
+
 TEST(NvccDatabase, SpellingsThatChange) {
   EXPECT_THAT(translate({"nvcc", "-x", "cu", "-rdc=true", "--std", "c++17",
                          "--default-stream", "per-thread", "k.cu"}),

@@ -133,6 +133,11 @@ std::string configFragment(StringRef Cuda, StringRef Executable,
     for (std::string &Flag : cuda_tidy::cudaToolchainFlags(
              Cuda, cuda_tidy::findCompatHeader(Executable)))
       Flags.push_back(std::move(Flag));
+    if (std::string Overlay = cuda_tidy::toolkitOverlay(Cuda);
+        !Overlay.empty()) {
+      Flags.push_back("-ivfsoverlay");
+      Flags.push_back(std::move(Overlay));
+    }
     json::Object Fragment{
         {"If", json::Object{{"PathMatch", json::Array{".*\\.cu", ".*\\.cuh"}}}},
         {"CompileFlags", json::Object{{"Add", std::move(Flags)}}}};

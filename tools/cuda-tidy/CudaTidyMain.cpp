@@ -296,8 +296,24 @@ int main(int Argc, const char **Argv) {
     for (const std::string &Flag :
          cuda_tidy::cudaToolchainFlags(Cuda, cuda_tidy::findCompatHeader(Exe)))
       Args.push_back("--extra-arg=" + Flag);
+    // clang-tidy takes one overlay; one the user names wins.
+    if (!hasOption(UserArgs, "vfsoverlay"))
+      if (std::string Overlay = cuda_tidy::toolkitOverlay(Cuda);
+          !Overlay.empty())
+        Args.push_back("--vfsoverlay=" + Overlay);
   }
   Args.insert(Args.end(), UserArgs.begin(), UserArgs.end());
+  // A command after `--` that names no GPU architecture compiles for the
+  // toolkit's default, as nvcc would (a database's nvcc commands get it in
+  // their translation, NvccDatabase.h).
+  if (auto DoubleDash = llvm::find(Args, "--");
+      DoubleDash != Args.end() && !Cuda.empty() && !Help &&
+      !cuda_tidy::namesGpuArch(
+          ArrayRef<std::string>(Args).drop_front(DoubleDash - Args.begin()))) {
+    std::string Arch = cuda_tidy::defaultGpuArch(Cuda);
+    if (!Arch.empty())
+      Args.push_back("--cuda-gpu-arch=" + Arch);
+  }
 
   auto CleanUp = [&] {
     if (!TranslatedDir.empty())

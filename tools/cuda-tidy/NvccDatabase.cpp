@@ -1,6 +1,7 @@
 //===--- NvccDatabase.cpp - nvcc compile commands for clang-tidy ----------===//
 
 #include "NvccDatabase.h"
+#include "CudaToolchain.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/CommandLine.h"
@@ -134,9 +135,13 @@ public:
   explicit Translator(StringRef Directory) : Directory(Directory) {}
 
   void translate(ArrayRef<std::string> Args, unsigned Depth = 0);
-  std::vector<std::string> finish() {
+  /// The translated arguments; \p DefaultArch stands for an architecture
+  /// the command does not name (none when empty).
+  std::vector<std::string> finish(StringRef DefaultArch) {
     if (Arch)
       Out.push_back("--cuda-gpu-arch=" + *Arch);
+    else if (!DefaultArch.empty())
+      Out.push_back("--cuda-gpu-arch=" + DefaultArch.str());
     return std::move(Out);
   }
 
@@ -398,23 +403,31 @@ std::vector<std::string> withoutUnsafeFlags(ArrayRef<std::string> Args,
 }
 
 std::vector<std::string> translateNvccCommand(ArrayRef<std::string> Args,
-                                              StringRef Directory) {
+                                              StringRef Directory,
+                                              StringRef FallbackCuda) {
   Translator T(Directory);
   std::vector<std::string> Out = {"clang++"};
   // The toolkit the project builds with is the one its nvcc belongs to
   // (<toolkit>/bin/nvcc): an older one still declares the APIs CUDA 13
   // removed.
+  std::string Cuda;
   if (!Args.empty()) {
     SmallString<256> Toolkit(
         sys::path::parent_path(sys::path::parent_path(Args.front())));
     SmallString<256> Header(Toolkit);
     sys::path::append(Header, "include", "cuda.h");
-    if (sys::path::is_absolute(Toolkit) && sys::fs::exists(Header))
-      Out.push_back("--cuda-path=" + Toolkit.str().str());
+    if (sys::path::is_absolute(Toolkit) && sys::fs::exists(Header)) {
+      Cuda = Toolkit.str().str();
+      Out.push_back("--cuda-path=" + Cuda);
+    }
   }
   if (Args.size() > 1)
     T.translate(Args.drop_front());
-  std::vector<std::string> Rest = T.finish();
+  // nvcc with no architecture compiles for its toolkit's default; so does
+  // the translated command (Clang's own default, sm_52, is gone from CUDA
+  // 13).
+  std::vector<std::string> Rest =
+      T.finish(defaultGpuArch(Cuda.empty() ? FallbackCuda : StringRef(Cuda)));
   Out.insert(Out.end(), Rest.begin(), Rest.end());
   return Out;
 }
@@ -487,6 +500,9 @@ Expected<bool> translateDatabase(StringRef Dir, StringRef OutDir) {
                              "' is not a JSON array of compile commands");
   bool Changed = false;
   json::Array Translated;
+  // The toolkit of an nvcc that is not at <toolkit>/bin/nvcc: the one
+  // cuda-tidy analyses against.
+  std::string Cuda = findCuda();
   for (const json::Value &Value : *Entries) {
     const json::Object *Entry = Value.getAsObject();
     if (!Entry)
@@ -497,7 +513,7 @@ Expected<bool> translateDatabase(StringRef Dir, StringRef OutDir) {
     StringRef Directory = Entry->getString("directory").value_or(Dir);
     std::vector<std::string> NewArgs =
         !Args.empty() && isNvcc(Args.front())
-            ? translateNvccCommand(Args, Directory)
+            ? translateNvccCommand(Args, Directory, Cuda)
             : Args;
     NewArgs = withoutUnsafeFlags(NewArgs, Directory);
     if (NewArgs != Args) {

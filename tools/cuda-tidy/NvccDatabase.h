@@ -27,9 +27,13 @@ bool isNvcc(llvm::StringRef Compiler);
 /// `--options-file` files read (relative to \p Directory), and flags with no
 /// meaning for analysis (`--expt-relaxed-constexpr`, `-lineinfo`, `-Xptxas`,
 /// `-ccbin`...) dropped. An nvcc at an absolute <toolkit>/bin/nvcc names
-/// its toolkit with `--cuda-path=<toolkit>`.
-std::vector<std::string> translateNvccCommand(llvm::ArrayRef<std::string> Args,
-                                              llvm::StringRef Directory);
+/// its toolkit with `--cuda-path=<toolkit>`. A command that names no
+/// architecture gets the default of nvcc's toolkit, or of \p FallbackCuda
+/// when nvcc's path names none (defaultGpuArch; none when that is empty).
+std::vector<std::string>
+translateNvccCommand(llvm::ArrayRef<std::string> Args,
+                     llvm::StringRef Directory,
+                     llvm::StringRef FallbackCuda = "");
 
 /// \p Args (a Clang command line, compiler first) without what would make
 /// clang-tidy run a program or write a file: a compile database is input

@@ -19,9 +19,21 @@
 //   device_builtin_texture_type, which makes it a device variable as nvcc
 //   did. Surface references are not declared.
 //
-// Only in CUDA mode, where __CUDA__ is set, and once Clang's CUDA runtime
+// - nvcc's version macros __CUDACC_VER_MAJOR__, __CUDACC_VER_MINOR__ and
+//   __CUDACC_VER_BUILD__, from the toolkit's version that cuda-tidy passes as
+//   __CUDA_TIDY_CUDACC_VER_*__ (CudaToolchain.h), unless the command line
+//   defines them itself: code that branches on them (llm.c's common.h
+//   declares its own __ldcs below CUDA 12) takes the toolkit's branch.
+//
+// All but the version macros only in CUDA mode, where __CUDA__ is set, and once Clang's CUDA runtime
 // wrapper has defined __host__: with -nocudainc (a stub toolkit, as in
 // cuda-clangd's tests) there is nothing to be compatible with.
+#if defined(__CUDA_TIDY_CUDACC_VER_MAJOR__) && !defined(__CUDACC_VER_MAJOR__)
+#define __CUDACC_VER_MAJOR__ __CUDA_TIDY_CUDACC_VER_MAJOR__
+#define __CUDACC_VER_MINOR__ __CUDA_TIDY_CUDACC_VER_MINOR__
+#define __CUDACC_VER_BUILD__ __CUDA_TIDY_CUDACC_VER_BUILD__
+#endif
+
 #if defined(__CUDA__) && defined(__cplusplus) && defined(__host__) &&         \
     !defined(CUDA_TIDY_NVCC_COMPAT)
 #define CUDA_TIDY_NVCC_COMPAT
