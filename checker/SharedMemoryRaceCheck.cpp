@@ -111,6 +111,17 @@ public:
     Check.diag(Where->getBeginLoc(), "for example, %0, with blockDim %1%2",
                DiagnosticIDs::Note)
         << Race.Witness << Race.Shape.str() << describeShapeOrigin(Race.Shape);
+    if (!Race.FirstCompletedBy.empty())
+      Check.diag(Race.First->getBeginLoc(),
+                 "the asynchronous copy is in flight until %0 completes it; "
+                 "only a barrier after that orders it for the other threads",
+                 DiagnosticIDs::Note)
+          << Race.FirstCompletedBy;
+    if (Race.ReusedTempStorage)
+      Check.diag(Where->getBeginLoc(),
+                 "a CUB block primitive's TempStorage needs a barrier before "
+                 "it is used again",
+                 DiagnosticIDs::Note);
     if (Race.WarpSynchronous) {
       Check.diag(Where->getBeginLoc(),
                  "order the lanes with '__syncwarp()' between the accesses",

@@ -421,10 +421,94 @@ void SharedAccessCollector::computeGuards(SharedAccess &A) {
   }
 }
 
+SyncPoint &SharedAccessCollector::syncPointAt(const Stmt *S) {
+  auto [It, Inserted] = SyncIndex.try_emplace(S, Syncs.size());
+  if (Inserted) {
+    Syncs.emplace_back();
+    Syncs.back().Call = S;
+  }
+  return Syncs[It->second];
+}
+
+void SharedAccessCollector::addEvent(const SyncEvent &Event, const Stmt *S,
+                                     const CFGBlock *B, unsigned Index) {
+  AccessOrder Order = Event.accessOrder(Context);
+  if (Order.ordersAnything()) {
+    SyncPoint &Point = syncPointAt(S);
+    Point.Block |= Order.Barrier;
+    Point.Order.Arrive |= Order.Arrive;
+    Point.Order.Wait |= Order.Wait;
+    Point.Order.Commit |= Order.Commit;
+    if (Order.Completes >= 0) {
+      Point.Order.Completes = Order.Completes;
+      Point.Order.Track = Order.Track;
+    }
+  }
+  const auto *Call = dyn_cast<CallExpr>(S);
+  if (!Call)
+    return;
+  if (Event.Kind == SyncKind::AsyncCopy && Event.Destination) {
+    // The write of the copy, of its size where that folds (else the
+    // element's, which the copy covers at least).
+    // The destination as written, before its conversion to `void *`.
+    const Expr *Destination = Event.Destination->IgnoreParens();
+    while (const auto *Cast = dyn_cast<CastExpr>(Destination)) {
+      if (Cast->getCastKind() != CK_BitCast && Cast->getCastKind() != CK_NoOp)
+        break;
+      Destination = Cast->getSubExpr()->IgnoreParens();
+    }
+    size_t Before = Accesses.size();
+    addAccess(Destination, S, B, Index, AccessKind::Write,
+              /*ThroughPointer=*/true);
+    if (Accesses.size() == Before)
+      return;
+    SharedAccess &A = Accesses.back();
+    A.Means = Event.Group ? AccessMeans::GroupCopy : AccessMeans::AsyncCopy;
+    A.Operation = Event.Name;
+    A.Track = Event.copyTrack();
+    Expr::EvalResult Size;
+    if (Event.Size && !Event.Size->isValueDependent() &&
+        Event.Size->EvaluateAsInt(Size, Context) &&
+        Size.Val.getInt().isStrictlyPositive()) {
+      std::int64_t Bytes = Size.Val.getInt().getLimitedValue(1 << 16);
+      // The counted form (`cg::memcpy_async(g, dst, n, src, n)`) counts
+      // elements.
+      if (Event.Group && !Event.Storage && Call->getNumArgs() == 5)
+        Bytes *= A.Width;
+      A.Width = std::min<std::int64_t>(Bytes, 1 << 16);
+    }
+    if (A.Means == AccessMeans::GroupCopy)
+      A.Guards.push_back(
+          {Sym.binary(SymNode::Eq, Sym.linearThreadId(), Sym.constant(0)),
+           true});
+    return;
+  }
+  if (Event.Kind == SyncKind::Collective && Event.Storage && !Event.Group) {
+    size_t Before = Accesses.size();
+    addAccess(Event.Storage, S, B, Index, AccessKind::ReadWrite,
+              /*ThroughPointer=*/false);
+    if (Accesses.size() == Before)
+      return;
+    SharedAccess &A = Accesses.back();
+    A.Means = AccessMeans::Collective;
+    A.Operation = Event.Name;
+    // Which bytes of the storage the primitive uses is its own business;
+    // its first ones stand for them, so that a thread's later use of the
+    // storage, or another primitive's, meets it.
+    A.Width = std::min<std::int64_t>(A.Width, 64);
+  }
+}
+
 void SharedAccessCollector::collect() {
   for (const BarrierSite &Site : Deps.getBarrierSites()) {
-    SyncIndex[Site.Call] = Syncs.size();
-    Syncs.push_back({Site.Call, true});
+    SyncPoint &Point = syncPointAt(Site.Call);
+    // The second half of a split barrier, called directly, orders only what
+    // the threads did before their first half.
+    SyncEvent Event = Site.Callee ? SyncEvent() : classifySync(Site.Call);
+    if (Event.Kind == SyncKind::BarrierWait)
+      Point.Order.Wait = true;
+    else
+      Point.Block = true;
   }
   const CFG &Graph = Deps.getCFG();
   for (const CFGBlock *B : Graph) {
@@ -469,16 +553,21 @@ void SharedAccessCollector::collect() {
           addAccess(Construct->getArg(0), S, B, Index, AccessKind::Read, false);
         continue;
       }
+      if (const auto *Asm = dyn_cast<GCCAsmStmt>(S)) {
+        SyncEvent Event = classifyAsm(Asm);
+        if (Event.Kind == SyncKind::WarpSync)
+          syncPointAt(S).Warp = true;
+        addEvent(Event, S, B, Index);
+        continue;
+      }
       const auto *CE = dyn_cast<CallExpr>(S);
       if (!CE)
         continue;
       SyncEvent Event = classifySync(CE);
-      if ((Event.ordersWarp() ||
-           (!Event.Modelled && helperSyncsWarp(CE->getDirectCallee()))) &&
-          !SyncIndex.count(CE)) {
-        SyncIndex[CE] = Syncs.size();
-        Syncs.push_back({CE, false});
-      }
+      if (Event.ordersWarp() ||
+          (!Event.Modelled && helperSyncsWarp(CE->getDirectCallee())))
+        syncPointAt(CE).Warp = true;
+      addEvent(Event, S, B, Index);
       if (const auto *OCE = dyn_cast<CXXOperatorCallExpr>(CE)) {
         if (OCE->isAssignmentOp() && OCE->getNumArgs() == 2) {
           addAccess(OCE->getArg(0), S, B, Index,

@@ -20,6 +20,7 @@
 
 #include "analysis/SymbolicIndex.h"
 #include "analysis/dependence/ThreadDependence.h"
+#include "model/SyncEvents.h"
 #include "clang/AST/ParentMap.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
@@ -201,6 +202,22 @@ enum class AccessKind { Read, Write, ReadWrite, Atomic };
 /// helper has none.
 enum class CallSegment { Whole, BeforeBarrier, AfterBarrier };
 
+/// How an access is made, when not by the thread's own load or store.
+enum class AccessMeans {
+  Direct,
+  /// An asynchronous copy this thread issued: the write is in flight from
+  /// the call until the wait that completes it (AccessOrder::Completes).
+  AsyncCopy,
+  /// An asynchronous copy a group issued together: some thread of the
+  /// group writes each byte, which, is not known; the access stands for it
+  /// in thread 0 (its guard), so that every other thread's access of the
+  /// bytes meets it.
+  GroupCopy,
+  /// A CUB block primitive's use of its TempStorage, by every thread: its
+  /// contract requires a barrier before the storage is used again.
+  Collective,
+};
+
 /// One access to shared memory.
 struct SharedAccess {
   const Expr *E = nullptr;       // The lvalue (the pointer for atomics).
@@ -240,14 +257,33 @@ struct SharedAccess {
   /// dimension, which says how the author sized V (block-shape inference).
   SymId Outer = -1;
 
+  /// How it is made, and by which call (its name, as a diagnostic shows
+  /// it: "__pipeline_memcpy_async", "BlockReduce::Sum").
+  AccessMeans Means = AccessMeans::Direct;
+  std::string Operation;
+  /// For an asynchronous copy, what completes it.
+  AsyncTrack Track = AsyncTrack::Primitives;
+
   bool writes() const { return Kind != AccessKind::Read; }
   bool isDynamic() const;
+  bool isAsync() const {
+    return Means == AccessMeans::AsyncCopy || Means == AccessMeans::GroupCopy;
+  }
 };
 
-/// A block barrier or warp-level synchronisation inside the kernel.
+/// A synchronisation point inside the kernel: a block barrier, a
+/// warp-level sync, or another event that orders accesses (the halves of a
+/// split barrier, the commits and waits of asynchronous copies).
 struct SyncPoint {
   const Stmt *Call = nullptr;
-  bool Block = false; // A block barrier (else a warp-level sync).
+  bool Block = false; // A block barrier.
+  bool Warp = false;  // Orders the lanes of a warp.
+  AccessOrder Order;  // Beyond Block (Order.Barrier is folded into it).
+
+  /// Whether the thread meets the others here: past it, nothing the others
+  /// do afterwards is unordered against what it did before (in its warp, at
+  /// least).
+  bool meetsOthers() const { return Block || Warp || Order.Wait; }
 };
 
 class SharedAccessCollector {
@@ -322,6 +358,13 @@ private:
                  const CallExpr *Via = nullptr,
                  const CalleeConditions *Conditions = nullptr);
   void computeGuards(SharedAccess &A);
+  /// The sync point at \p S, made if there is none yet.
+  SyncPoint &syncPointAt(const Stmt *S);
+  /// Records what \p Event at \p S means for the order of accesses, and
+  /// the accesses it makes itself (an asynchronous copy's write, a block
+  /// primitive's use of its storage).
+  void addEvent(const SyncEvent &Event, const Stmt *S, const CFGBlock *B,
+                unsigned Index);
   CalleeConditions calleeConditions(const Expr *Access,
                                     const ParentMap &CalleeParents);
   void inlineCall(const CallExpr *CE, const CFGBlock *B, unsigned Index);

@@ -22,21 +22,93 @@ SyncOperand::value(const ASTContext &Context) const {
 }
 
 bool SyncEvent::isBarrier() const {
-  // Only modelled events take effect: the libcu++, pipeline and CUB ones
-  // (and the named barriers with a thread count) are, for now, the calls
-  // they were. A wait on a split barrier without an object of its own (the
-  // cluster's, a group's) is read as the whole barrier.
-  return Modelled && Scope &&
-         (Kind == SyncKind::Barrier || Kind == SyncKind::BarrierWait);
+  // A barrier every thread of its scope must reach. Not a `cuda::barrier`'s
+  // (Storage): its expected count is the `init` call's, which may be any
+  // subset of the block, so reaching it under a thread-dependent branch is
+  // no fault by itself; nor a named barrier with a thread count, which
+  // warp-specialised kernels reach in some warps only. A wait on a split
+  // barrier without an object of its own (the cluster's, a group's) is read
+  // as the whole barrier, and so is a cooperative-groups wait on the block
+  // (`cg::wait(block)` ends in `block.sync()`).
+  if (!Modelled || !Scope || Storage || ThreadCount.present())
+    return false;
+  return Kind == SyncKind::Barrier || Kind == SyncKind::BarrierWait ||
+         (Kind == SyncKind::AsyncWait && Group);
+}
+
+AsyncTrack SyncEvent::copyTrack() const {
+  const CXXRecordDecl *Object =
+      Storage ? Storage->getType().getNonReferenceType()->getAsCXXRecordDecl()
+              : nullptr;
+  if (Object && Object->getIdentifier()) {
+    if (Object->getName() == "barrier")
+      return AsyncTrack::Barrier;
+    if (Object->getName() == "pipeline")
+      return AsyncTrack::Pipeline;
+  }
+  return AsyncTrack::Primitives;
+}
+
+AccessOrder SyncEvent::accessOrder(const ASTContext &Context) const {
+  AccessOrder Order;
+  switch (Kind) {
+  case SyncKind::Barrier:
+    Order.Barrier = Scope.has_value();
+    if (Storage) {
+      Order.Completes = 0;
+      Order.Track = AsyncTrack::Barrier;
+    }
+    break;
+  case SyncKind::BarrierArrive:
+    Order.Arrive = Scope.has_value();
+    break;
+  case SyncKind::BarrierWait:
+    Order.Wait = Scope.has_value();
+    if (Storage) {
+      Order.Completes = 0;
+      Order.Track = AsyncTrack::Barrier;
+    }
+    break;
+  case SyncKind::AsyncCopy:
+    // A cooperative-groups copy commits its own batch.
+    Order.Commit = Group && copyTrack() == AsyncTrack::Primitives;
+    break;
+  case SyncKind::AsyncCommit:
+    Order.Commit = true;
+    Order.Track = Storage ? AsyncTrack::Pipeline : AsyncTrack::Primitives;
+    break;
+  case SyncKind::AsyncWait: {
+    Order.Track = Storage ? AsyncTrack::Pipeline : AsyncTrack::Primitives;
+    // A pipeline's consumer waits for its oldest stage, which may be any
+    // of the committed ones: read as completing all of them. A stage count
+    // that does not fold is read the same way. Either can only hide a race.
+    std::optional<std::uint64_t> Prior = Stage.value(Context);
+    Order.Completes =
+        Order.Track == AsyncTrack::Pipeline || !Prior
+            ? 0
+            : static_cast<int>(std::min<std::uint64_t>(*Prior, 8));
+    Order.Barrier = Group && Scope;
+    break;
+  }
+  default:
+    break;
+  }
+  return Order;
 }
 
 bool SyncEvent::ordersWarp() const {
   if (!Modelled)
     return false;
   switch (Kind) {
+  case SyncKind::Collective:
+    // A cooperative-groups collective runs on the group's lanes; CUB's
+    // block primitives may not sync at all (a direct BlockLoad).
+    return Group != nullptr;
+  case SyncKind::AsyncWait:
+    // `cg::wait(tile)` ends in `tile.sync()`.
+    return Group && !Scope;
   case SyncKind::WarpSync:
   case SyncKind::TileSync:
-  case SyncKind::Collective:
   case SyncKind::Shuffle:
   case SyncKind::Vote:
   case SyncKind::Match:
@@ -277,6 +349,8 @@ void classifyGroupFunction(const FunctionDecl *FD, llvm::StringRef Name,
   } else if (Name == "wait" || Name == "wait_prior") {
     E.Kind = SyncKind::AsyncWait;
     E.Group = argument(CE, 0);
+    if (E.Group)
+      E.Scope = getGroupBarrierScope(E.Group->getType());
     if (Name == "wait")
       E.Stage.Constant = 0;
     else
@@ -292,7 +366,7 @@ void classifyGroupFunction(const FunctionDecl *FD, llvm::StringRef Name,
 
 /// Member calls outside cooperative groups: the atomics of libcu++ and the
 /// standard library, `cuda::barrier` and `cuda::pipeline`, and CUB's block
-/// primitives. Only the atomics are modelled so far.
+/// primitives, all modelled (their bodies are the libraries' business).
 void classifyMember(const CXXMethodDecl *MD, llvm::StringRef Name,
                     const CallExpr *CE, SyncEvent &E) {
   const CXXRecordDecl *RD = MD->getParent();
@@ -336,10 +410,14 @@ void classifyMember(const CXXMethodDecl *MD, llvm::StringRef Name,
     E.Storage = tempStorageOf(objectOf(CE));
     E.Value = argument(CE, 0);
     E.Name = (Class + "::" + Name).str();
+    // Their contract, not their internals: the results (an aggregate valid
+    // in thread 0, a scan's prefixes) differ between threads.
+    E.Modelled = E.ThreadDependentResult = true;
     return;
   }
   if (E.Kind == SyncKind::None)
     return;
+  E.Modelled = true;
   E.Name = (Class + "::" + Name).str();
   E.Storage = objectOf(CE);
   E.Scope = threadScopeOf(RD);
@@ -459,7 +537,9 @@ void classifyFreeFunction(const FunctionDecl *FD, llvm::StringRef Name,
     E.Modelled = true;
     return;
   }
-  // Classified, not modelled yet: the analyses see the calls they were.
+  // Named barriers with a count, the pipeline primitives and libcu++'s
+  // copies: modelled (accessOrder says how the race analysis reads them).
+  E.Modelled = true;
   if (Name == "__nvvm_barrier_sync_cnt") {
     E.Kind = SyncKind::Barrier;
     E.Scope = BarrierScope::Block;
@@ -483,6 +563,7 @@ void classifyFreeFunction(const FunctionDecl *FD, llvm::StringRef Name,
               : nullptr;
     unsigned Shift = FirstRecord && isInCooperativeGroups(FirstRecord) ? 1 : 0;
     E.Kind = SyncKind::AsyncCopy;
+    E.Name = "cuda::memcpy_async";
     if (Shift)
       E.Group = First;
     E.Destination = argument(CE, Shift);
@@ -494,6 +575,8 @@ void classifyFreeFunction(const FunctionDecl *FD, llvm::StringRef Name,
     E.Kind = SyncKind::AsyncWait;
     E.Stage = templateCount(FD);
     E.Storage = argument(CE, 0);
+  } else {
+    E.Modelled = false;
   }
 }
 

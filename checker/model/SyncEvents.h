@@ -17,18 +17,23 @@
 //                  `thread_block::sync`, `cg::sync(block)`, and as wider
 //                  barriers `cluster_group::sync` (Scope Cluster) and
 //                  `grid_group::sync` (Scope Grid). A barrier, through
-//                  isBarrier. Also classified, but seen today as the
-//                  unmodelled calls they were: `cuda::barrier`'s
-//                  arrive_and_wait (Storage: the barrier), named barriers
-//                  with a thread count (`__nvvm_barrier_sync_cnt(id, n)`,
-//                  asm `bar.sync id, n`: BarrierId, ThreadCount).
+//                  isBarrier. Also `cuda::barrier`'s arrive_and_wait
+//                  (Storage: the barrier) and the named barriers with a
+//                  thread count (`__nvvm_barrier_sync_cnt(id, n)`, asm
+//                  `bar.sync id, n`: BarrierId, ThreadCount): no barrier
+//                  every thread must reach (isBarrier: the init call's
+//                  count, or the named count, says which do), but an order
+//                  of accesses (accessOrder).
 //   BarrierArrive  the first half of a split barrier: `__cluster_barrier_
 //                  arrive(_relaxed)`, a group's barrier_arrive, `cuda::
-//                  barrier::arrive`, asm `bar.arrive id, n`. Orders nothing.
+//                  barrier::arrive`, asm `bar.arrive id, n`. accessOrder:
+//                  Arrive.
 //   BarrierWait    the second half: `__cluster_barrier_wait` and a group's
-//                  barrier_wait are read as full barriers of their Scope, as
-//                  if the arrive were there; `cuda::barrier::wait` is an
-//                  unmodelled call.
+//                  barrier_wait are read as full barriers of their Scope by
+//                  isBarrier, as if the arrive were there; `cuda::barrier::
+//                  wait` is not. accessOrder: Wait (what a thread did before
+//                  its Arrive is ordered before what the others do after
+//                  their Wait).
 //   WarpSync       `__syncwarp(mask)` (Mask). Orders the lanes.
 //   TileSync       a tile's or another group's sync(): `tile.sync()`,
 //                  `cg::sync(tile)`, with TileSize when the tile is static.
@@ -39,15 +44,20 @@
 //                  memcpy_async` with a pipeline or a barrier (Storage),
 //                  `cuda::pipeline`'s producer_commit and consumer_wait,
 //                  `cuda::pipeline_consumer_wait_prior<N>`; per group (Group)
-//                  `cg::memcpy_async`, `cg::wait`, `cg::wait_prior<N>`. The
-//                  cooperative-groups ones are modelled calls that order
-//                  nothing; the others are unmodelled calls.
+//                  `cg::memcpy_async`, `cg::wait`, `cg::wait_prior<N>`. All
+//                  modelled: the race analysis reads a copy as a write in
+//                  flight until a wait of its track (copyTrack) completes
+//                  it, and the commits and waits through accessOrder. A
+//                  wait on a group ends in the group's sync: `cg::wait(
+//                  block)` is a barrier, `cg::wait(tile)` orders the lanes.
 //   Collective     a group's collective, on temporary storage where it has
 //                  some: CUB's block primitives (`cub::BlockReduce(temp).
 //                  Sum(x)`: Storage the TempStorage, Scope Block) are
-//                  unmodelled calls; `cg::reduce`, `cg::inclusive_scan`,
-//                  `cg::exclusive_scan` (Group, Value) order the lanes and
-//                  have thread-dependent results.
+//                  modelled by their contract (a thread-dependent result; a
+//                  use of the storage that needs a barrier before the next
+//                  one), not their bodies; `cg::reduce`, `cg::inclusive_
+//                  scan`, `cg::exclusive_scan` (Group, Value) order the
+//                  lanes and have thread-dependent results.
 //   Shuffle        `__shfl*_sync` (Mask, Value, Lane, Width) and a group's
 //   Vote           shfl*; `__ballot_sync`, `__all_sync`, `__any_sync`,
 //   Match          `__uni_sync` and a group's ballot/any/all; `__match_*_
@@ -151,6 +161,39 @@ struct SyncOperand {
   std::optional<std::uint64_t> value(const ASTContext &Context) const;
 };
 
+/// Which completion mechanism an asynchronous copy is tracked by, and so
+/// which waits complete it: the pipeline primitives (`__pipeline_*`, and
+/// cooperative groups' copies and waits, which are written over them), a
+/// `cuda::barrier`'s phase, or a `cuda::pipeline`'s stages.
+enum class AsyncTrack { Primitives, Barrier, Pipeline };
+
+/// What an event does to the order of one thread's shared-memory accesses
+/// against the other threads', as the race analysis reads it (SyncEvent::
+/// accessOrder; the kinds above say which event is which).
+struct AccessOrder {
+  /// Every access before it, in every thread of the block, happens before
+  /// every access after it: a block barrier, `cuda::barrier::arrive_and_
+  /// wait`, a named barrier (read so whatever its thread count, which can
+  /// only hide a race between threads it does not count, never invent one),
+  /// a cooperative-groups wait on the block.
+  bool Barrier = false;
+  /// The first half of a split barrier: this thread's accesses before it
+  /// happen before the other threads' accesses after their Wait.
+  bool Arrive = false;
+  bool Wait = false;
+  /// Closes a batch of this thread's asynchronous copies (`__pipeline_
+  /// commit`, a cooperative-groups copy, `cuda::pipeline::producer_commit`).
+  bool Commit = false;
+  /// Completes this thread's asynchronous copies of Track but those of the
+  /// Completes most recent batches; -1 when it completes none.
+  int Completes = -1;
+  AsyncTrack Track = AsyncTrack::Primitives;
+
+  bool ordersAnything() const {
+    return Barrier || Arrive || Wait || Commit || Completes >= 0;
+  }
+};
+
 /// What a call means, in the vocabulary above.
 struct SyncEvent {
   SyncKind Kind = SyncKind::None;
@@ -248,6 +291,10 @@ struct SyncEvent {
   /// Whether the analyses read the event as ordering the lanes of a warp
   /// (or of a tile of one).
   bool ordersWarp() const;
+  /// What the race analysis reads the event as, in the order of accesses.
+  AccessOrder accessOrder(const ASTContext &Context) const;
+  /// For an asynchronous copy, the wait that completes it.
+  AsyncTrack copyTrack() const;
 };
 
 /// Classifies \p CE. Calls to user functions come back of kind None,
@@ -256,7 +303,8 @@ SyncEvent classifySync(const CallExpr *CE);
 
 /// Classifies an inline asm statement that is one barrier instruction
 /// (`bar.sync 1, 128;`, `barrier.cluster.wait;`); kind None for any other.
-/// No analysis reads asm as an event yet: all keep treating asm as asm.
+/// The race analysis reads its accessOrder (named barriers, `bar.arrive`);
+/// the other analyses treat asm as asm.
 SyncEvent classifyAsm(const GCCAsmStmt *Asm);
 
 } // namespace clang::cuda_tidy

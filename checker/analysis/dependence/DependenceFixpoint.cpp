@@ -238,17 +238,24 @@ void DependenceFixpoint::callEffects(const CallExpr *CE, LocalState &S,
   All |= Record.Object;
 
   SyncEvent Event = classifySync(CE);
-  if (Event.Modelled)
+  // A CUB block primitive is read by its contract, not its body: what it
+  // stores through its arguments (a BlockLoad's items, a BlockScan's
+  // output) differs between threads.
+  bool BlockPrimitive =
+      Event.Modelled && Event.Kind == SyncKind::Collective && Event.Storage;
+  if (Event.Modelled && !BlockPrimitive)
     return;
   const FunctionDecl *Callee = CE->getDirectCallee();
   const FunctionSummary *Summary =
-      Callee ? Analysis.getSummary(Callee) : nullptr;
+      Callee && !BlockPrimitive ? Analysis.getSummary(Callee) : nullptr;
   if (Summary && Shape.Object)
     Record.ObjectMembers =
         Values.objectMemberDeps(Shape.Object, Summary->ObjectMembers, S);
   DepSet Unknown =
       All |
-      (Analysis.getOptions().UnknownCallsAreThreadDependent ? dep::Thread : 0);
+      (Analysis.getOptions().UnknownCallsAreThreadDependent || BlockPrimitive
+           ? dep::Thread
+           : 0);
   for (unsigned I = 0; I < Shape.Args.size(); ++I) {
     const ParmVarDecl *Param = Callee && I < Callee->getNumParams()
                                    ? Callee->getParamDecl(I)

@@ -39,8 +39,11 @@ RaceConcurrency::RaceConcurrency(const KernelRaceContext &K)
     // What a helper does before its barrier reaches nothing past the call.
     if (Accesses[I].Segment == CallSegment::BeforeBarrier)
       continue;
-    walk(Accesses[I].Block, Accesses[I].Index, false, Reach[I]);
-    walk(Accesses[I].Block, Accesses[I].Index, true, WarpReach[I]);
+    std::optional<AsyncTrack> Pending;
+    if (Accesses[I].isAsync())
+      Pending = Accesses[I].Track;
+    walk(Accesses[I].Block, Accesses[I].Index, false, Reach[I], {}, Pending);
+    walk(Accesses[I].Block, Accesses[I].Index, true, WarpReach[I], {}, Pending);
   }
   for (const CFGBlock *B : Deps.getCFG()) {
     // An `if`, not a loop's condition: leaving a loop is not skipping a
@@ -159,9 +162,19 @@ PairConcurrency RaceConcurrency::concurrent(unsigned IA, unsigned IB) const {
 
 void RaceConcurrency::walk(const CFGBlock *From, unsigned FromIndex,
                            bool StopAtWarpSync, ReachSet &Out,
-                           ClosedEdge Closed) const {
-  // Breadth-first over (block, went round a loop) from just after element
-  // FromIndex of From, stopping at barriers.
+                           ClosedEdge Closed,
+                           std::optional<AsyncTrack> Pending) const {
+  // Breadth-first over (block, went round a loop, the order state below)
+  // from just after element FromIndex of From, stopping at barriers.
+  //
+  // The order state: whether the way has passed the first half of a split
+  // barrier (then its second half stops the walk: what a thread did before
+  // arriving happens before what the others do after waiting; what it does
+  // between the halves does not); and, for a walk from an asynchronous
+  // copy, whether the copy is still in flight, and how many of its track's
+  // batches have been committed since it was issued. In flight, a copy
+  // crosses barriers: only after the wait that completes it does a barrier
+  // order it against the other threads.
   llvm::DenseSet<std::pair<const CFGBlock *, unsigned>> Seen;
   struct Item {
     const CFGBlock *Block;
@@ -169,12 +182,27 @@ void RaceConcurrency::walk(const CFGBlock *From, unsigned FromIndex,
     bool Crossed;
     bool FirstTest;
     bool Moved; // Closed.Loop's counters may have changed.
+    bool Arrived;
+    bool InFlight;
+    unsigned Commits;
   };
   // FirstTest: the block is the test of a loop of FirstTestEntries, reached
   // from outside the loop (not by its back edge), so the exit edge is not
   // taken: the path runs the body and meets the barriers in it. A walk that
   // starts in such a test may be past its first pass and leaves both ways.
-  std::deque<Item> Queue{{From, FromIndex, false, false, false}};
+  // A cooperative-groups copy has committed its batch when issued.
+  const SharedAccess *Issued = nullptr;
+  if (Pending)
+    for (const SharedAccess &A : Accesses)
+      if (A.Block == From && A.Index == FromIndex && A.isAsync())
+        Issued = &A;
+  unsigned FirstCommits = Issued && Issued->Means == AccessMeans::GroupCopy &&
+                                  Issued->Track == AsyncTrack::Primitives
+                              ? 1
+                              : 0;
+  constexpr unsigned MaxCommits = 9;
+  std::deque<Item> Queue{{From, FromIndex, false, false, false, false,
+                          Pending.has_value(), FirstCommits}};
   while (!Queue.empty()) {
     Item Cur = Queue.front();
     Queue.pop_front();
@@ -187,7 +215,23 @@ void RaceConcurrency::walk(const CFGBlock *From, unsigned FromIndex,
       if (!CS)
         continue;
       const SyncPoint *Sync = Col.syncAt(CS->getStmt());
-      bool Stops = Sync && (Sync->Block || StopAtWarpSync);
+      if (Sync && Cur.InFlight) {
+        const AccessOrder &Order = Sync->Order;
+        if (Order.Commit && Order.Track == *Pending)
+          Cur.Commits = std::min(Cur.Commits + 1, MaxCommits);
+        // The barrier-tracked copies belong to the phase they were issued
+        // in: its wait completes them, whatever was committed.
+        if (Order.Completes >= 0 && Order.Track == *Pending &&
+            (*Pending == AsyncTrack::Barrier ||
+             Cur.Commits > static_cast<unsigned>(Order.Completes)))
+          Cur.InFlight = false;
+      }
+      bool Stops = false;
+      if (Sync && !Cur.InFlight) {
+        Stops = Sync->Block || (Sync->Order.Wait && Cur.Arrived) ||
+                (StopAtWarpSync && Sync->Warp);
+        Cur.Arrived |= Sync->Order.Arrive;
+      }
       // A call that holds a barrier: only the helper's accesses before its
       // first barrier are reached.
       auto At = AccessesAt.find(CS->getStmt());
@@ -221,10 +265,13 @@ void RaceConcurrency::walk(const CFGBlock *From, unsigned FromIndex,
         continue;
       bool FirstTest = FirstTestEntries.lookup(Succ) == Cur.Block;
       if (!Seen.insert({Succ, (Crossed ? 1u : 0u) | (FirstTest ? 2u : 0u) |
-                                  (Moved ? 4u : 0u)})
+                                  (Moved ? 4u : 0u) | (Cur.Arrived ? 8u : 0u) |
+                                  (Cur.InFlight ? 16u : 0u) |
+                                  (Cur.Commits << 5)})
                .second)
         continue;
-      Queue.push_back({Succ, 0, Crossed, FirstTest, Moved});
+      Queue.push_back({Succ, 0, Crossed, FirstTest, Moved, Cur.Arrived,
+                       Cur.InFlight, Cur.Commits});
     }
   }
 }
@@ -300,7 +347,9 @@ bool RaceConcurrency::leavesUnsynced(unsigned I) {
     for (const CFGElement &Element : *Block) {
       if (++Index <= From)
         continue;
-      if (auto CS = Element.getAs<CFGStmt>(); CS && Col.syncAt(CS->getStmt())) {
+      auto CS = Element.getAs<CFGStmt>();
+      if (const SyncPoint *Sync = CS ? Col.syncAt(CS->getStmt()) : nullptr;
+          Sync && Sync->meetsOthers()) {
         Stopped = true;
         break;
       }
@@ -371,11 +420,15 @@ llvm::SmallVector<RaceConcurrency::Path, 6>
 RaceConcurrency::paths(unsigned IA, unsigned IB) {
   const SharedAccess &A = Accesses[IA], &B = Accesses[IB];
   llvm::SmallVector<Path, 6> Paths;
-  if (IA == IB)
-    Paths.push_back({Self, 0, 0, nullptr, true});
-  else if (A.Anchor == B.Anchor &&
-           A.Segment == B.Segment) // Two accesses inside one inlined call.
+  // Two threads in one block primitive share its storage as its contract
+  // says; only a second use of the storage needs a barrier before it.
+  if (IA == IB) {
+    if (A.Means != AccessMeans::Collective)
+      Paths.push_back({Self, 0, 0, nullptr, true});
+  } else if (A.Anchor == B.Anchor &&
+             A.Segment == B.Segment) { // Two accesses inside one inlined call.
     Paths.push_back({AThenB, 0, 0, nullptr, true});
+  }
   // A way round a loop through a barrier branch splits in two: round that
   // loop, where the branch's condition must skip the barrier, and round
   // inner loops only, in the same iteration of it.
@@ -508,8 +561,10 @@ RaceConcurrency::scenarios(unsigned IA, unsigned IB,
           // Going round a loop whose body holds a barrier as a plain
           // statement passes that barrier: a barrier-free way round is an
           // inner loop's, in the same iteration of this one.
+          // Not for a copy in flight, which crosses barriers.
           Relation = InA && InB
-                         ? (P.CrossB && roundPassesBarrier(Info.Loop, A.E, B.E)
+                         ? (P.CrossB && !A.isAsync() &&
+                                    roundPassesBarrier(Info.Loop, A.E, B.E)
                                 ? 0
                                 : static_cast<int>(P.CrossB))
                      : InA ? 6
@@ -518,7 +573,8 @@ RaceConcurrency::scenarios(unsigned IA, unsigned IB,
           break;
         case BThenA:
           Relation = InA && InB
-                         ? (P.CrossA && roundPassesBarrier(Info.Loop, B.E, A.E)
+                         ? (P.CrossA && !B.isAsync() &&
+                                    roundPassesBarrier(Info.Loop, B.E, A.E)
                                 ? 0
                                 : -static_cast<int>(P.CrossA))
                      : InB ? 8

@@ -36,6 +36,22 @@ SharedRace RaceReport::raceBetween(const SharedAccess &First,
                                  : SharedRace::WriteAfterWrite;
   Race.Possible = V == RaceVerdict::Possible;
   Race.Shape = Shape;
+  if (First.isAsync()) {
+    switch (First.Track) {
+    case AsyncTrack::Primitives:
+      Race.FirstCompletedBy =
+          "'__pipeline_wait_prior' or 'cooperative_groups::wait'";
+      break;
+    case AsyncTrack::Barrier:
+      Race.FirstCompletedBy = "a wait on its 'cuda::barrier'";
+      break;
+    case AsyncTrack::Pipeline:
+      Race.FirstCompletedBy = "its pipeline's 'consumer_wait'";
+      break;
+    }
+  }
+  Race.ReusedTempStorage = First.Means == AccessMeans::Collective &&
+                           Second.Means == AccessMeans::Collective;
   return Race;
 }
 
@@ -55,6 +71,9 @@ const Stmt *RaceReport::certainBarrierPlace(const SharedAccess &First,
     }
     return {nullptr, nullptr};
   };
+  // A barrier alone does not complete a copy in flight.
+  if (First.isAsync())
+    return nullptr;
   auto [S1, C1] = StatementOf(First.E);
   auto [S2, C2] = StatementOf(Second.E);
   if (!S1 || !S2 || C1 != C2 || S1 == S2)
@@ -86,8 +105,18 @@ void RaceReport::reportPair(const SharedAccess &A, const SharedAccess &B,
   SharedRace Race = raceBetween(First, Second, V, Shape);
   Race.WarpSynchronous =
       A.Volatile && B.Volatile && W.ThreadA / 32 == W.ThreadB / 32;
-  auto Verb = [](AccessKind K) {
-    switch (K) {
+  auto Verb = [](const SharedAccess &X) -> std::string {
+    switch (X.Means) {
+    case AccessMeans::AsyncCopy:
+      return "copies asynchronously (" + X.Operation + ") into";
+    case AccessMeans::GroupCopy:
+      return "copies, for its group (" + X.Operation + "), into";
+    case AccessMeans::Collective:
+      return "runs " + X.Operation + " on";
+    case AccessMeans::Direct:
+      break;
+    }
+    switch (X.Kind) {
     case AccessKind::Read:
       return "reads";
     case AccessKind::Write:
@@ -116,10 +145,10 @@ void RaceReport::reportPair(const SharedAccess &A, const SharedAccess &B,
       };
   Race.Witness =
       "thread " + SharedAccessCollector::describeThread(FirstThread, Shape) +
-      " " + Verb(First.Kind) + " " + Element +
-      Values(BSecond ? W.LoopA : W.LoopB) + " and thread " +
+      " " + Verb(First) + " " + Element + Values(BSecond ? W.LoopA : W.LoopB) +
+      " and thread " +
       SharedAccessCollector::describeThread(SecondThread, Shape) + " " +
-      Verb(Second.Kind) + " it" + Values(BSecond ? W.LoopB : W.LoopA);
+      Verb(Second) + " it" + Values(BSecond ? W.LoopB : W.LoopA);
   if (S.LaterIteration)
     Race.Witness += " one iteration of the enclosing loop later";
   for (const auto &[Atom, Value] : W.Uniform)

@@ -159,6 +159,12 @@ struct SharedRace {
   /// The statement before which a `__syncthreads();` certainly belongs, or
   /// null when its place is not certain.
   const Stmt *InsertBarrierBefore = nullptr;
+  /// When First is an asynchronous copy in flight: what completes it
+  /// ("'__pipeline_wait_prior' or 'cooperative_groups::wait'"); a barrier
+  /// orders it for the other threads only after that.
+  std::string FirstCompletedBy;
+  /// When both are uses of a CUB block primitive's TempStorage.
+  bool ReusedTempStorage = false;
 };
 
 /// Why a kernel was not fully analysed.

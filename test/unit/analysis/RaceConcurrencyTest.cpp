@@ -224,5 +224,136 @@ TEST(RaceConcurrency, BarrierBranchSkipsItsBarrierInSomeIterations) {
   EXPECT_EQ(Next->Relation[Half], 1);
 }
 
+/// The declarations the snippets below use, in the namespaces and classes
+/// of the toolkit's headers.
+constexpr const char *AsyncStandIns = R"(
+    __device__ void __pipeline_memcpy_async(void *dst, const void *src,
+                                            unsigned long size);
+    __device__ void __pipeline_commit();
+    __device__ void __pipeline_wait_prior(unsigned long prior);
+    namespace cuda {
+    enum thread_scope { thread_scope_system, thread_scope_device,
+                        thread_scope_block };
+    template <thread_scope Scope> class barrier {
+    public:
+      struct arrival_token {};
+      __device__ arrival_token arrive();
+      __device__ void wait(arrival_token &&token);
+    };
+    }
+    namespace cub {
+    template <class T, int Threads> class BlockReduce {
+    public:
+      struct TempStorage { T Partials[Threads / 32]; };
+      __device__ BlockReduce(TempStorage &storage);
+      __device__ T Sum(T input);
+    };
+    }
+)";
+
+/// Whether accesses \p TextA and \p TextB of kernel \p Kernel may be in
+/// flight together.
+bool concurrentIn(ParsedCuda &P, llvm::StringRef Kernel, llvm::StringRef TextA,
+                  llvm::StringRef TextB) {
+  KernelAccesses Accesses(P, Kernel);
+  EXPECT_TRUE(Accesses.ok());
+  unsigned A = Accesses.find(TextA), B = Accesses.find(TextB);
+  EXPECT_LT(std::max(A, B), Accesses.collector().accesses().size());
+  if (std::max(A, B) >= Accesses.collector().accesses().size())
+    return false;
+  RaceOptions Options;
+  KernelRaceContext K(Accesses.collector(), Options);
+  return RaceConcurrency(K).concurrent(A, B).Concurrent;
+}
+
+TEST(RaceConcurrency, SplitBarrierOrdersWhatCameBeforeTheArrive) {
+  ParsedCuda P(std::string(AsyncStandIns) + R"(
+    __global__ void k(int *out) {
+      __shared__ int s[256];
+      __shared__ cuda::barrier<cuda::thread_scope_block> bar;
+      s[threadIdx.x] = 1;
+      auto token = bar.arrive();
+      out[threadIdx.x] = s[255 - threadIdx.x];
+      bar.wait(static_cast<decltype(token) &&>(token));
+      out[threadIdx.x] += s[(threadIdx.x + 1) % 256];
+    })");
+  ASSERT_TRUE(P.ok());
+  // Read between the halves: not ordered after the other threads' write.
+  EXPECT_TRUE(concurrentIn(P, "k", "s[threadIdx.x]", "s[255 - threadIdx.x]"));
+  // Read after the wait: ordered after what the others did before arriving.
+  EXPECT_FALSE(
+      concurrentIn(P, "k", "s[threadIdx.x]", "s[(threadIdx.x + 1) % 256]"));
+  // What a thread does between the halves meets what others do after.
+  EXPECT_TRUE(concurrentIn(P, "k", "s[255 - threadIdx.x]",
+                           "s[(threadIdx.x + 1) % 256]"));
+}
+
+TEST(RaceConcurrency, AsyncCopyCrossesBarriersUntilItsWait) {
+  ParsedCuda P(std::string(AsyncStandIns) + R"(
+    __global__ void early(const int *in, int *out) {
+      __shared__ int s[256];
+      __pipeline_memcpy_async(&s[threadIdx.x], &in[threadIdx.x], 4);
+      __pipeline_commit();
+      __syncthreads();
+      out[threadIdx.x] = s[255 - threadIdx.x];
+    }
+    __global__ void waited(const int *in, int *out) {
+      __shared__ int s[256];
+      __pipeline_memcpy_async(&s[threadIdx.x], &in[threadIdx.x], 4);
+      __pipeline_commit();
+      __pipeline_wait_prior(0);
+      __syncthreads();
+      out[threadIdx.x] = s[255 - threadIdx.x];
+    }
+    __global__ void uncommitted(const int *in, int *out) {
+      __shared__ int s[256];
+      __pipeline_memcpy_async(&s[threadIdx.x], &in[threadIdx.x], 4);
+      __pipeline_wait_prior(0);
+      __syncthreads();
+      out[threadIdx.x] = s[255 - threadIdx.x];
+    }
+    __global__ void onePending(const int *in, int *out) {
+      __shared__ int s[256];
+      __pipeline_memcpy_async(&s[threadIdx.x], &in[threadIdx.x], 4);
+      __pipeline_commit();
+      __pipeline_commit();
+      __pipeline_wait_prior(1);
+      __syncthreads();
+      out[threadIdx.x] = s[255 - threadIdx.x];
+    })");
+  ASSERT_TRUE(P.ok());
+  EXPECT_TRUE(
+      concurrentIn(P, "early", "&s[threadIdx.x]", "s[255 - threadIdx.x]"));
+  EXPECT_FALSE(
+      concurrentIn(P, "waited", "&s[threadIdx.x]", "s[255 - threadIdx.x]"));
+  // A wait completes committed batches only.
+  EXPECT_TRUE(concurrentIn(P, "uncommitted", "&s[threadIdx.x]",
+                           "s[255 - threadIdx.x]"));
+  // The copy's batch is the older of two: `wait_prior(1)` completes it.
+  EXPECT_FALSE(
+      concurrentIn(P, "onePending", "&s[threadIdx.x]", "s[255 - threadIdx.x]"));
+}
+
+TEST(RaceConcurrency, BlockPrimitiveSharesItsStorageWithinOneCall) {
+  ParsedCuda P(std::string(AsyncStandIns) + R"(
+    using Reduce = cub::BlockReduce<int, 128>;
+    __global__ void k(int *out) {
+      __shared__ Reduce::TempStorage temp;
+      out[0] = Reduce(temp).Sum(out[threadIdx.x]);
+    })");
+  ASSERT_TRUE(P.ok());
+  KernelAccesses Accesses(P, "k");
+  ASSERT_TRUE(Accesses.ok());
+  unsigned U = Accesses.find("temp");
+  ASSERT_LT(U, Accesses.collector().accesses().size());
+  EXPECT_EQ(Accesses.collector().accesses()[U].Means, AccessMeans::Collective);
+  RaceOptions Options;
+  KernelRaceContext K(Accesses.collector(), Options);
+  RaceConcurrency Concurrency(K);
+  llvm::SmallVector<unsigned, 4> Atoms =
+      atomsOf(K.Sym, K.Accesses[U], K.Accesses[U]);
+  EXPECT_TRUE(Concurrency.scenarios(U, U, Atoms, false).empty());
+}
+
 } // namespace
 } // namespace clang::cuda_tidy

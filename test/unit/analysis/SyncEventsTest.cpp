@@ -2,9 +2,9 @@
 //
 // Each kind on the calls that spell it, with the operands it carries, the
 // names diagnostics give it and what the analyses make of it today
-// (isBarrier, ordersWarp). The stub headers lack the pipeline primitives,
-// libcu++ and CUB: the snippets declare the little they use, in the namespaces
-// user code sees them in.
+// (isBarrier, ordersWarp, accessOrder). The stub headers lack the pipeline
+// primitives, libcu++ and CUB: the snippets declare the little they use, in
+// the namespaces user code sees them in.
 //
 //===----------------------------------------------------------------------===//
 
@@ -188,7 +188,7 @@ constexpr const char *LibcuxxStandIns = R"(
     }
 )";
 
-TEST(SyncEvents, CudaBarrierHalvesAreClassifiedButNotModelled) {
+TEST(SyncEvents, CudaBarrierHalvesOrderAccessesButAreNoBlockBarrier) {
   ParsedCuda P(std::string(LibcuxxStandIns) + R"(
     __global__ void k() {
       __shared__ cuda::barrier<cuda::thread_scope_block> bar;
@@ -207,9 +207,18 @@ TEST(SyncEvents, CudaBarrierHalvesAreClassifiedButNotModelled) {
   SyncEvent Both = eventOf(P, "k", "arrive_and_wait");
   EXPECT_EQ(Both.Kind, SyncKind::Barrier);
   EXPECT_EQ(nameOf(Both.Storage), "bar");
-  // The analyses see the calls they saw before: unmodelled.
+  // Modelled, and no barrier every thread must reach (the init call's count
+  // says which do), but the race analysis reads the halves.
   for (const SyncEvent &E : {Arrive, Wait, Both})
-    EXPECT_TRUE(!E.Modelled && !E.isBarrier() && !E.ordersWarp());
+    EXPECT_TRUE(E.Modelled && !E.isBarrier() && !E.ordersWarp());
+  AccessOrder Order = Arrive.accessOrder(P.context());
+  EXPECT_TRUE(Order.Arrive && !Order.Wait && !Order.Barrier);
+  Order = Wait.accessOrder(P.context());
+  EXPECT_TRUE(Order.Wait && !Order.Barrier);
+  EXPECT_EQ(Order.Completes, 0);
+  EXPECT_EQ(Order.Track, AsyncTrack::Barrier);
+  Order = Both.accessOrder(P.context());
+  EXPECT_TRUE(Order.Barrier && Order.Completes == 0);
 }
 
 TEST(SyncEvents, NamedBarriersWithThreadCounts) {
@@ -269,8 +278,11 @@ TEST(SyncEvents, NamedBarriersWithThreadCounts) {
   EXPECT_EQ(nameOf(E.BarrierId.E), "id");
   EXPECT_EQ(nameOf(E.ThreadCount.E), "count");
   EXPECT_EQ(E.Name, "__nvvm_barrier_sync_cnt");
-  // Only the threads counted wait: seen as the unmodelled builtin it was.
-  EXPECT_FALSE(E.Modelled || E.isBarrier());
+  // Only the threads counted wait: no barrier the whole block must reach,
+  // but the race analysis reads it as ordering (which can only hide a race
+  // between threads it does not count).
+  EXPECT_TRUE(E.Modelled && !E.isBarrier());
+  EXPECT_TRUE(E.accessOrder(P.context()).Barrier);
 }
 
 TEST(SyncEvents, WarpSyncCarriesItsMask) {
@@ -347,24 +359,33 @@ TEST(SyncEvents, AsynchronousCopiesPerThread) {
   SyncEvent Wait = eventOf(P, "primitives", "__pipeline_wait_prior");
   EXPECT_EQ(Wait.Kind, SyncKind::AsyncWait);
   EXPECT_EQ(Wait.Stage.value(P.context()), 1u);
-  // Unmodelled today, with the names they had.
+  // Modelled: their order is the race analysis's (accessOrder).
   for (const SyncEvent &E : {Copy, Commit, Wait})
-    EXPECT_TRUE(!E.Modelled && !E.isBarrier() && !E.ordersWarp());
+    EXPECT_TRUE(E.Modelled && !E.isBarrier() && !E.ordersWarp());
   EXPECT_EQ(Commit.Name, "__pipeline_commit");
-  EXPECT_FALSE(Commit.Modelled);
+  EXPECT_EQ(Copy.copyTrack(), AsyncTrack::Primitives);
+  EXPECT_FALSE(Copy.accessOrder(P.context()).Commit);
+  EXPECT_TRUE(Commit.accessOrder(P.context()).Commit);
+  EXPECT_EQ(Wait.accessOrder(P.context()).Completes, 1);
+  EXPECT_FALSE(Wait.accessOrder(P.context()).Barrier);
 
   Copy = eventOf(P, "libcuxx", "memcpy_async");
   EXPECT_EQ(Copy.Kind, SyncKind::AsyncCopy);
   EXPECT_EQ(nameOf(Copy.Storage), "pipe");
   EXPECT_EQ(nameOf(Copy.Destination), "s");
-  EXPECT_FALSE(Copy.Modelled);
+  EXPECT_EQ(Copy.Name, "cuda::memcpy_async");
+  EXPECT_TRUE(Copy.Modelled);
+  EXPECT_EQ(Copy.copyTrack(), AsyncTrack::Pipeline);
   Commit = eventOf(P, "libcuxx", "producer_commit");
   EXPECT_EQ(Commit.Kind, SyncKind::AsyncCommit);
   EXPECT_EQ(nameOf(Commit.Storage), "pipe");
   Wait = eventOf(P, "libcuxx", "pipeline_consumer_wait_prior");
   EXPECT_EQ(Wait.Kind, SyncKind::AsyncWait);
   EXPECT_EQ(Wait.Stage.Constant, 0u);
-  EXPECT_FALSE(Wait.Modelled);
+  EXPECT_TRUE(Wait.Modelled);
+  // A pipeline's consumer waits for its oldest stage: read as all.
+  EXPECT_EQ(Wait.accessOrder(P.context()).Completes, 0);
+  EXPECT_EQ(Wait.accessOrder(P.context()).Track, AsyncTrack::Pipeline);
 }
 
 TEST(SyncEvents, AsynchronousCopiesPerGroup) {
@@ -397,9 +418,16 @@ TEST(SyncEvents, AsynchronousCopiesPerGroup) {
   EXPECT_EQ(Prior.Stage.Constant, 1u);
   SyncEvent Wait = eventOf(P, "k", "wait");
   EXPECT_EQ(Wait.Stage.Constant, 0u);
-  // Modelled (all of cooperative groups is), ordering nothing yet.
-  for (const SyncEvent &E : {Copy, Prior, Wait})
-    EXPECT_TRUE(E.Modelled && !E.isBarrier() && !E.ordersWarp());
+  // The copy commits its own batch; a wait on the block ends in its sync,
+  // a barrier.
+  EXPECT_TRUE(Copy.Modelled && !Copy.isBarrier() && !Copy.ordersWarp());
+  EXPECT_TRUE(Copy.accessOrder(P.context()).Commit);
+  for (const SyncEvent &E : {Prior, Wait}) {
+    EXPECT_TRUE(E.Modelled && E.isBarrier() && !E.ordersWarp());
+    EXPECT_TRUE(E.accessOrder(P.context()).Barrier);
+  }
+  EXPECT_EQ(Prior.accessOrder(P.context()).Completes, 1);
+  EXPECT_EQ(Wait.accessOrder(P.context()).Completes, 0);
 }
 
 TEST(SyncEvents, CollectivesOnTemporaryStorage) {
@@ -436,8 +464,9 @@ TEST(SyncEvents, CollectivesOnTemporaryStorage) {
   EXPECT_EQ(E.Scope, BarrierScope::Block);
   EXPECT_EQ(nameOf(E.Storage), "temp");
   EXPECT_EQ(E.Name, "BlockReduce::Sum");
-  // CUB's bodies are followed as before.
-  EXPECT_TRUE(!E.Modelled && !E.ordersWarp());
+  // Read by CUB's contract, not its body: a thread-dependent result, and
+  // no order of the lanes (a direct BlockLoad syncs nothing).
+  EXPECT_TRUE(E.Modelled && E.ThreadDependentResult && !E.ordersWarp());
   EXPECT_EQ(nameOf(eventOf(P, "object", "Sum").Storage), "temp");
 
   E = eventOf(P, "group", "reduce");
