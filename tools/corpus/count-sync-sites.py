@@ -104,7 +104,8 @@ CONSTRUCTS = [
     ("`__syncthreads()` (for scale)", [
         ("__syncthreads", rx(r"\b__syncthreads\s*\("), None),
     ]),
-    ("`__pipeline_memcpy_async` / `__pipeline_commit` / `__pipeline_wait_prior`", [
+    ("`__pipeline_memcpy_async` / `__pipeline_commit` / "
+     "`__pipeline_wait_prior`", [
         ("__pipeline_memcpy_async", rx(r"\b__pipeline_memcpy_async\b"), None),
         ("__pipeline_commit", rx(r"\b__pipeline_commit\b"), None),
         ("__pipeline_wait_prior", rx(r"\b__pipeline_wait_prior\b"), None),
