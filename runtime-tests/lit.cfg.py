@@ -35,6 +35,15 @@ config.excludes.append(".lit")
 
 config.substitutions.append(
     ("%cuda_real", " ".join(map(shlex.quote, runtime_suite.CUDA_REAL_ARGS))))
+# The clang-tidy arguments the wrapper adds besides (the toolkit's version
+# macros, the overlay for `__shared__ cuda::barrier`) go to every static
+# side, as run_static gives them.
+config.substitutions = [
+    (key, value + "".join(
+        " " + shlex.quote("--tidy-arg=" + arg) for arg in
+        runtime_suite.wrapper_tidy_args(config.cuda_tidy_wrapper)))
+    if key == "%check_clang_tidy" else (key, value)
+    for key, value in config.substitutions]
 # The static side of a program of several files (runtime_suite.py
 # static-program), first: %cuda_tidy would otherwise take its prefix.
 config.substitutions.insert(0, (

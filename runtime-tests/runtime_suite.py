@@ -51,6 +51,7 @@ static-verdicts.sh, run-gpu.sh and lit's gpu tests run:
 import argparse
 import concurrent.futures
 import datetime
+import functools
 import json
 import os
 import re
@@ -562,6 +563,30 @@ def default_cuda_tidy() -> str:
     return os.path.join(SOURCE_ROOT, "build", "bin", "cuda-tidy")
 
 
+@functools.lru_cache(maxsize=None)
+def wrapper_tidy_args(cuda_tidy: Optional[str] = None) -> List[str]:
+    """The clang-tidy arguments the cuda-tidy wrapper adds beside
+    CUDA_REAL_ARGS: the toolkit's version macros with their compat header,
+    and the overlay that lets `__shared__ cuda::barrier` parse. Asked of the
+    wrapper itself (--cuda-tidy-show-command), so that the static side sees
+    the toolkit as a user's cuda-tidy does; none when it is not built."""
+    exe = cuda_tidy or default_cuda_tidy()
+    if not os.access(exe, os.X_OK):
+        return []
+    try:
+        out = subprocess.run([exe, "--cuda-tidy-show-command", "x.cu", "--"],
+                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                             timeout=60).stdout.decode(errors="replace")
+    except (OSError, subprocess.TimeoutExpired):
+        return []
+    lines = out.strip().splitlines()
+    words = shlex.split(lines[-1]) if lines else []
+    return [w for w in words
+            if w.startswith("--vfsoverlay=") or
+            w.startswith("--extra-arg=-D__CUDA_TIDY_") or
+            (w.startswith("--extra-arg=-include") and "compat" in w)]
+
+
 def default_clang_tidy() -> str:
     return find_program(os.path.join(LLVM_TOOLS_DIR, "clang-tidy"),
                         shutil.which("clang-tidy-22") or "")
@@ -611,7 +636,8 @@ def run_static(case: CaseFile, clang_tidy: str, plugin: str,
         a.startswith(("-config", "--config")) for a in case.tidy_args) \
         else case.tidy_args + ["--config={}"]
     cmd = [clang_tidy, "--load=" + plugin, "-checks=-*," + case.check] + \
-        tidy_args + [case.path, "--"] + CUDA_REAL_ARGS
+        wrapper_tidy_args(cuda_tidy) + tidy_args + [case.path, "--"] + \
+        CUDA_REAL_ARGS
     status, out = run(cmd, 300)
     return static_verdict(case, cmd, status, out)
 

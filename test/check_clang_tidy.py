@@ -98,6 +98,9 @@ def parse_arguments(argv: List[str]):
     parser.add_argument("--clang-tidy", dest="clang_tidy")
     parser.add_argument("--load", action="append", default=[],
                         help="clang-tidy plugin to load (repeatable)")
+    parser.add_argument("--tidy-arg", action="append", default=[],
+                        help="a clang-tidy argument the suite adds to every "
+                             "test (repeatable): the cuda-tidy wrapper's")
     parser.add_argument("--filecheck")
     parser.add_argument("-check-suffix", "-check-suffixes", dest="suffixes",
                         default=[""], type=lambda s: s.split(","),
@@ -178,7 +181,7 @@ def check(args, tidy_args: List[str], compile_args: List[str]) -> None:
         tidy_args = tidy_args + ["--config={}"]
     command = ([clang_tidy] + ["--load=" + plugin for plugin in args.load]
                + ["-checks=-*," + args.check_name, "-fix", temp_file]
-               + tidy_args + ["--"] + compile_args)
+               + args.tidy_arg + tidy_args + ["--"] + compile_args)
     code, raw_output = run(command)
     output_lines = [line for line in raw_output.splitlines()
                     if not CHATTER.match(line)]
