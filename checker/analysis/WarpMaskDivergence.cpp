@@ -149,10 +149,16 @@ public:
   std::optional<DivergentWarpCollective>
   decide(const CallExpr *Call, const SyncEvent &Event, const CFGBlock *B) {
     SymId Mask = Sym.translate(Event.Mask.E);
-    // An arithmetic shift of a mask's high bit is not what `>>` of an
-    // unsigned mask computes: such a mask is not asked about.
-    if (Sym.isUnknown(Mask) || (Sym.node(Mask).K != SymNode::Const &&
-                                contains(Sym, Mask, SymNode::Shr)))
+    // Only masks of constants, thread indices and extents are read. An atom
+    // would be a free unknown to the solver, though a ballot taken before
+    // the branch (uniform under the lane rules) names exactly the lanes
+    // that stay; an arithmetic shift of a mask's high bit is not what `>>`
+    // of an unsigned mask computes.
+    llvm::SmallVector<unsigned, 2> MaskAtoms;
+    Sym.collectAtoms(Mask, MaskAtoms);
+    if (Sym.isUnknown(Mask) || !MaskAtoms.empty() ||
+        (Sym.node(Mask).K != SymNode::Const &&
+         contains(Sym, Mask, SymNode::Shr)))
       return std::nullopt;
     collectGuards(B, Event);
     DivergentWarpCollective Report;

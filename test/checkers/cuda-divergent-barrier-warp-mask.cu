@@ -131,6 +131,15 @@ __global__ void ballotOfTheGuard(float *a, int n) {
   }
 }
 
+__global__ void ballotOfALaneGuard(float *a) {
+  const int lane = threadIdx.x % 32;
+  float v = a[threadIdx.x];
+  unsigned low = __ballot_sync(0xffffffff, lane < 8);
+  if (lane < 8)
+    v += __shfl_xor_sync(low, v, 1);
+  a[threadIdx.x] = v;
+}
+
 __global__ void activeMask(float *a, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) {
