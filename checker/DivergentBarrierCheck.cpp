@@ -131,16 +131,20 @@ public:
 
   void
   handleDivergentWarpCollective(const DivergentWarpCollective &D) override {
-    if (D.Undecided)
-      Check.diag(D.Call->getBeginLoc(),
-                 "warp collective '%0' may be reached by only some lanes of "
-                 "its mask %1")
-          << D.Name << D.Mask << D.Call->getSourceRange();
-    else
-      Check.diag(D.Call->getBeginLoc(),
-                 "warp collective '%0' may be reached by only some lanes of "
-                 "its mask %1: %2 may not reach it")
-          << D.Name << D.Mask << D.Lanes << D.Call->getSourceRange();
+    std::string Message =
+        std::string(D.Callee ? "call to '%2' reaches warp collective '%0', "
+                               "which"
+                             : "warp collective '%0'") +
+        " may be reached by only some lanes of its mask %1" +
+        (D.Undecided ? "" : ": %3 may not reach it");
+    {
+      auto Warning = Check.diag(D.Call->getBeginLoc(), Message);
+      Warning << D.Name << D.Mask
+              << (D.Callee ? D.Callee->getNameAsString() : std::string());
+      if (!D.Undecided)
+        Warning << D.Lanes;
+      Warning << D.Call->getSourceRange();
+    }
     static const char *const What[] = {"condition", "loop condition",
                                        "switch condition"};
     std::string When = D.Undecided
@@ -152,6 +156,10 @@ public:
                DiagnosticIDs::Note)
         << What[static_cast<int>(D.Kind)] << When << D.Reason
         << D.Condition->getSourceRange();
+    if (D.Collective)
+      Check.diag(D.Collective->getBeginLoc(),
+                 "warp collective '%0' is reached here", DiagnosticIDs::Note)
+          << D.Name << D.Collective->getSourceRange();
   }
 
   void report(const DivergentBarrier &D) {

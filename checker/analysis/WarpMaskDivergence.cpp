@@ -65,16 +65,15 @@ ConditionKind kindOf(const CFGBlock *C) {
   return ConditionKind::Branch;
 }
 
+/// Whether the tree of \p Id has a node of kind \p K (with value \p Value,
+/// when given: a dimension, an atom).
 bool contains(const SymbolicTranslator &Sym, SymId Id, SymNode::Kind K,
-              std::int64_t *Value = nullptr) {
+              std::optional<std::int64_t> Value = std::nullopt) {
   if (Id < 0)
     return false;
   const SymNode &N = Sym.node(Id);
-  if (N.K == K) {
-    if (Value)
-      *Value = N.Value;
+  if (N.K == K && (!Value || N.Value == *Value))
     return true;
-  }
   return contains(Sym, N.A, K, Value) || contains(Sym, N.B, K, Value) ||
          contains(Sym, N.C, K, Value);
 }
@@ -144,11 +143,11 @@ public:
       : Context(Context), Deps(Deps), Sym(Sym), Assumed(Assumed), Opts(Opts),
         Solvers(Solvers) {}
 
-  /// The report for the collective \p Call in \p B, if its mask may name
-  /// lanes that do not reach it.
-  std::optional<DivergentWarpCollective>
-  decide(const CallExpr *Call, const SyncEvent &Event, const CFGBlock *B) {
-    SymId Mask = Sym.translate(Event.Mask.E);
+  /// The report for the collective \p Call in \p B (of \p Event, with
+  /// \p Mask translated), if its mask may name lanes that do not reach it.
+  std::optional<DivergentWarpCollective> decide(const CallExpr *Call,
+                                                const SyncEvent &Event,
+                                                SymId Mask, const CFGBlock *B) {
     // Only masks of constants, thread indices and extents are read. An atom
     // would be a free unknown to the solver, though a ballot taken before
     // the branch (uniform under the lane rules) names exactly the lanes
@@ -371,23 +370,13 @@ private:
         Parts.push_back("'" + Sym.atoms()[Atom].Name + "' is " +
                         std::to_string(AtomValues[Atom]));
     for (unsigned D = 0; D < 3; ++D)
-      if (readsBlockDim(G.Id, D))
+      if (contains(Sym, G.Id, SymNode::BlockDim, D))
         Parts.push_back(std::string("'blockDim.") + char('x' + D) + "' is " +
                         std::to_string(Env.Dim[D]));
     std::string Out;
     for (unsigned I = 0; I < Parts.size(); ++I)
       Out += (I == 0 ? "" : I + 1 == Parts.size() ? " and " : ", ") + Parts[I];
     return Out;
-  }
-
-  bool readsBlockDim(SymId Id, unsigned D) const {
-    if (Id < 0)
-      return false;
-    const SymNode &N = Sym.node(Id);
-    if (N.K == SymNode::BlockDim && N.Value == D)
-      return true;
-    return readsBlockDim(N.A, D) || readsBlockDim(N.B, D) ||
-           readsBlockDim(N.C, D);
   }
 
   void describe(const Guard &G, DivergentWarpCollective &Report) {
@@ -407,6 +396,38 @@ private:
 
 } // namespace
 
+const CallExpr *WarpMaskAnalysis::unguardedCollective(const FunctionDecl *FD) {
+  const FunctionDecl *Definition = nullptr;
+  if (!FD->hasBody(Definition) || !Definition)
+    return nullptr;
+  auto [It, New] = Unguarded.try_emplace(Definition, nullptr);
+  if (!New)
+    return It->second;
+  const FunctionDependence *Deps = Dependence.analyze(Definition);
+  if (!Deps)
+    return nullptr;
+  for (const CFGBlock *B : Deps->getCFG())
+    for (const CFGElement &Element : *B) {
+      auto Statement = Element.getAs<CFGStmt>();
+      const auto *Call =
+          Statement ? dyn_cast<CallExpr>(Statement->getStmt()) : nullptr;
+      if (!Call)
+        continue;
+      SyncEvent Event = classifySync(Call);
+      if (!Event.ordersWarp() || !Event.Mask.E ||
+          !Event.Mask.value(Dependence.getContext()))
+        continue;
+      // The CFG keeps the arm of `if (width == 32)` that the template
+      // argument rules out, unreachable from the entry.
+      if (Deps->reaches(&Deps->getCFG().getEntry(), B) &&
+          llvm::all_of(Deps->getControlClosure(B), [&](const CFGBlock *C) {
+            return Deps->getConditionDeps(C) == 0;
+          }))
+        return Unguarded[Definition] = Call;
+    }
+  return nullptr;
+}
+
 void WarpMaskAnalysis::analyze(const FunctionDecl *FD) {
   const FunctionDependence *Deps = Dependence.analyze(FD);
   if (!Deps)
@@ -423,17 +444,29 @@ void WarpMaskAnalysis::analyze(const FunctionDecl *FD) {
           Statement ? dyn_cast<CallExpr>(Statement->getStmt()) : nullptr;
       if (!Call)
         continue;
-      SyncEvent Event = classifySync(Call);
-      if (!Event.ordersWarp() || !Event.Mask.E ||
-          Deps->getControlClosure(B).empty())
+      if (Deps->getControlClosure(B).empty())
         continue;
+      SyncEvent Event = classifySync(Call);
+      const CallExpr *Inner = nullptr;
+      if (!Event.ordersWarp() || !Event.Mask.E) {
+        const FunctionDecl *Callee = Call->getDirectCallee();
+        Inner =
+            Event.Modelled || !Callee ? nullptr : unguardedCollective(Callee);
+        if (!Inner)
+          continue;
+        Event = classifySync(Inner);
+      }
       if (!Sym) {
         Sym.emplace(Dependence.getContext(), Deps->getFunction(), Deps);
         Assumed = assumptions(Deps->getFunction(), *Sym);
       }
-      std::string Key =
-          std::to_string(static_cast<int>(Event.Kind)) + " " +
-          ExactQuery::shapeKey(*Sym, Sym->translate(Event.Mask.E));
+      // A helper's mask is a constant (unguardedCollective): the caller's
+      // translator cannot read the helper's expressions.
+      SymId Mask =
+          Inner ? Sym->constant(*Event.Mask.value(Dependence.getContext()))
+                : Sym->translate(Event.Mask.E);
+      std::string Key = std::to_string(static_cast<int>(Event.Kind)) + " " +
+                        ExactQuery::shapeKey(*Sym, Mask);
       for (const CFGBlock *C : Deps->getControlClosure(B)) {
         std::optional<bool> Side = sideOf(*Deps, C, B);
         Key += " " + std::to_string(C->getBlockID()) +
@@ -443,7 +476,7 @@ void WarpMaskAnalysis::analyze(const FunctionDecl *FD) {
       if (New) {
         CollectiveQuestion Question(Dependence.getContext(), *Deps, *Sym,
                                     Assumed, Options, Solvers);
-        Answer->second = Question.decide(Call, Event, B);
+        Answer->second = Question.decide(Call, Event, Mask, B);
       }
       if (!Answer->second)
         continue;
@@ -451,6 +484,8 @@ void WarpMaskAnalysis::analyze(const FunctionDecl *FD) {
       Report.Call = Call;
       Report.Name = Event.Name;
       Report.Mask = maskText(Event, Dependence.getContext());
+      Report.Collective = Inner;
+      Report.Callee = Inner ? Call->getDirectCallee() : nullptr;
       Handler.handleDivergentWarpCollective(Report);
     }
   }

@@ -40,6 +40,11 @@
 //   `__activemask()` or from a ballot) are undecided: silent, unless
 //   WarpMaskOptions::ReportUndecided (then only an undecided guard is
 //   reported, never an undecided mask).
+// - A call to a helper counts as the collective it reaches under no branch
+//   whose condition depends on anything, when that collective's mask is a
+//   constant (ggml's `warp_reduce_sum`: a butterfly over constant offsets
+//   with the full mask). One level deep: a helper's helpers are not
+//   followed.
 // - Cooperative-groups members (`tile.shfl_down(...)`) carry no mask: their
 //   group is the mask, and they are not asked about here.
 //
@@ -60,8 +65,14 @@ namespace clang::cuda_tidy {
 /// One warp collective whose mask names lanes that may not reach it.
 struct DivergentWarpCollective {
   const FunctionDecl *Function = nullptr;
+  /// The call the warning is about: the collective itself, or a call to a
+  /// helper that reaches one.
   const CallExpr *Call = nullptr;
-  /// How the callee is named ("__shfl_down_sync").
+  /// The helper called at Call, and the collective in its body, when Call
+  /// is not itself a collective.
+  const FunctionDecl *Callee = nullptr;
+  const CallExpr *Collective = nullptr;
+  /// How the collective is named ("__shfl_down_sync").
   std::string Name;
   /// The mask, in hexadecimal when it is a constant, else as written.
   std::string Mask;
@@ -101,14 +112,21 @@ public:
       : Dependence(Dependence), Handler(Handler), Options(Options) {}
 
   /// Reports the collectives of \p FD's own body whose masks name lanes
-  /// that may not reach them.
+  /// that may not reach them, and the calls to helpers that reach one.
   void analyze(const FunctionDecl *FD);
 
 private:
+  /// A collective with a constant mask that every call to \p FD reaches:
+  /// one under no branch whose condition depends on anything (the
+  /// butterfly's loop on constants, `if (width == 32)` on a template
+  /// argument). Null if none.
+  const CallExpr *unguardedCollective(const FunctionDecl *FD);
+
   ThreadDependenceAnalysis &Dependence;
   WarpMaskHandler &Handler;
   WarpMaskOptions Options;
   SolverPool Solvers;
+  llvm::DenseMap<const FunctionDecl *, const CallExpr *> Unguarded;
 };
 
 } // namespace clang::cuda_tidy

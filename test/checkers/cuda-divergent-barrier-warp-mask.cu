@@ -273,6 +273,68 @@ __global__ void tileMembers(float *a, int n) {
   a[threadIdx.x] = v;
 }
 
+// --- Helpers that reach a collective ---------------------------------------
+
+// The butterfly of real code's warp_reduce_sum: every call reaches the
+// full-mask shuffle.
+__device__ __forceinline__ float warpSum(float x) {
+#pragma unroll
+  for (int offset = 16; offset > 0; offset >>= 1)
+    x += __shfl_xor_sync(0xffffffff, x, offset, 32);
+  return x;
+}
+
+template <int width = 32> __device__ __forceinline__ int warpAll(int x) {
+  if (width == 32) {
+    return __all_sync(0xffffffff, x);
+  } else {
+    for (int offset = width / 2; offset > 0; offset >>= 1)
+      x = __shfl_xor_sync(0xffffffff, x, offset, width) && x;
+    return x;
+  }
+}
+
+__global__ void helperUnderLaneBranch(float *a) {
+  float v = a[threadIdx.x];
+  if (threadIdx.x % 32 < 16)
+    v = warpSum(v);
+    // CHECK-NOTES: :[[@LINE-1]]:9: warning: call to 'warpSum' reaches warp collective '__shfl_xor_sync', which may be reached by only some lanes of its mask 0xffffffff: lanes 16-31 may not reach it [cuda-divergent-barrier]
+    // CHECK-NOTES: :[[@LINE-3]]:7: note: lanes of a warp may disagree on this condition: it depends on 'threadIdx.x'
+    // CHECK-NOTES: :[[@LINE-20]]:10: note: warp collective '__shfl_xor_sync' is reached here
+  a[threadIdx.x] = v;
+}
+
+__global__ void helperUnderPartialWarp(int *a, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  a[i] = warpAll(a[i]);
+  // CHECK-NOTES: :[[@LINE-1]]:10: warning: call to 'warpAll' reaches warp collective '__all_sync', which may be reached by only some lanes of its mask 0xffffffff: lanes 2-31 may not reach it [cuda-divergent-barrier]
+  // CHECK-NOTES: :[[@LINE-4]]:7: note: lanes of a warp may disagree on this condition when 'blockIdx.x' is 0, 'n' is 2 and 'blockDim.x' is 32: it depends on 'threadIdx.x' through 'i'
+  // CHECK-NOTES: :[[@LINE-25]]:12: note: warp collective '__all_sync' is reached here
+}
+
+__global__ void helperInWholeWarps(float *a, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float v = i < n ? a[i] : 0.0f;
+  v = warpSum(v);
+  if (threadIdx.x < 32)
+    v = warpSum(v);
+  if (i < n)
+    a[i] = v;
+}
+
+// A helper whose mask is the active lanes' names only those.
+__device__ float activeSum(float x) {
+  return x + __shfl_xor_sync(__activemask(), x, 1);
+}
+
+__global__ void helperWithActiveMask(float *a, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    a[i] = activeSum(a[i]);
+}
+
 // --- Guards the check cannot decide ----------------------------------------
 
 // Silent by default; ReportUndecidedWarpMasks reports it without lanes.

@@ -187,6 +187,34 @@ TEST(WarpMaskDivergence, LoopsAndEarlyExitsSendLanesAway) {
   EXPECT_NE(Reports[0].When.find("'n' is"), std::string::npos);
 }
 
+TEST(WarpMaskDivergence, HelpersCountAsTheCollectiveTheyAlwaysReach) {
+  auto Reports = reportsFor(R"(
+    __device__ float sum(float x) {
+      for (int o = 16; o > 0; o >>= 1)
+        x += __shfl_xor_sync(0xffffffff, x, o);
+      return x;
+    }
+    __device__ float sometimes(float x) {
+      if (threadIdx.x % 2)
+        x += __shfl_xor_sync(0xffffffff, x, 1);
+      return x;
+    }
+    __global__ void k(float *a) {
+      float v = a[threadIdx.x];
+      if (threadIdx.x % 32 < 16)
+        v = sum(v);
+      if (threadIdx.x % 32 < 16)
+        v = sometimes(v);
+      a[threadIdx.x] = v;
+    })");
+  ASSERT_EQ(Reports.size(), 1u);
+  ASSERT_NE(Reports[0].Callee, nullptr);
+  EXPECT_EQ(Reports[0].Callee->getName(), "sum");
+  ASSERT_NE(Reports[0].Collective, nullptr);
+  EXPECT_EQ(Reports[0].Name, "__shfl_xor_sync");
+  EXPECT_EQ(Reports[0].Lanes, "lanes 16-31");
+}
+
 TEST(WarpMaskDivergence, HostPassSeesTheSameKernel) {
   auto Reports = reportsFor(R"(
     __global__ void k(float *a) {
