@@ -37,15 +37,16 @@ public:
   /// is a multiple of 32. Warp collectives are decided at once: the lanes
   /// of one warp agree on a full-warp reduction whatever the block's shape.
   void analyze(const FunctionDecl *FD) {
-    Slowest.time(FD->getNameAsString(), [&] { WarpMasks.analyze(FD); });
-    if (!FD->hasAttr<CUDAGlobalAttr>()) {
-      Slowest.time(FD->getNameAsString(), [&] { Barriers.analyze(FD); });
-      return;
-    }
+    bool Kernel = FD->hasAttr<CUDAGlobalAttr>();
     std::vector<Report> Reports;
-    Buffer = &Reports;
-    Slowest.time(FD->getNameAsString(), [&] { Barriers.analyze(FD); });
+    Buffer = Kernel ? &Reports : nullptr;
+    Slowest.time(FD->getNameAsString(), [&] {
+      Barriers.analyze(FD);
+      WarpMasks.analyze(FD);
+    });
     Buffer = nullptr;
+    if (!Kernel)
+      return;
     const FunctionDependence *Deps = Dependence.analyze(FD);
     if (Deps && Deps->usesLaneRule()) {
       LaneKernels.push_back({FD, std::move(Reports)});
