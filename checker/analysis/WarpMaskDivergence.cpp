@@ -12,6 +12,7 @@
 #include "clang/Basic/Builtins.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include <map>
 
@@ -137,11 +138,14 @@ llvm::SmallVector<SymId, 2> assumptions(const FunctionDecl *FD,
 /// One collective's question (see the file comment).
 class CollectiveQuestion {
 public:
-  CollectiveQuestion(ASTContext &Context, const FunctionDependence &Deps,
-                     SymbolicTranslator &Sym, llvm::ArrayRef<SymId> Assumed,
-                     const WarpMaskOptions &Opts, SolverPool &Solvers)
+  /// \p CollectiveOf gives the collective a call is or always reaches.
+  CollectiveQuestion(
+      ASTContext &Context, const FunctionDependence &Deps,
+      SymbolicTranslator &Sym, llvm::ArrayRef<SymId> Assumed,
+      const WarpMaskOptions &Opts, SolverPool &Solvers,
+      llvm::function_ref<const CallExpr *(const CallExpr *)> CollectiveOf)
       : Context(Context), Deps(Deps), Sym(Sym), Assumed(Assumed), Opts(Opts),
-        Solvers(Solvers) {}
+        Solvers(Solvers), CollectiveOf(CollectiveOf) {}
 
   /// The report for the collective \p Call in \p B (of \p Event, with
   /// \p Mask translated), if its mask may name lanes that do not reach it.
@@ -213,12 +217,12 @@ private:
         continue;
       for (const CFGElement &Element : *Arm)
         if (auto Statement = Element.getAs<CFGStmt>())
-          if (const auto *Call = dyn_cast<CallExpr>(Statement->getStmt())) {
-            SyncEvent Met = classifySync(Call);
-            if (Met.Kind == Event.Kind && Met.Mask.E &&
-                Met.Mask.value(Context) == Mask)
-              return true;
-          }
+          if (const auto *Call = dyn_cast<CallExpr>(Statement->getStmt()))
+            if (const CallExpr *Collective = CollectiveOf(Call)) {
+              SyncEvent Met = classifySync(Collective);
+              if (Met.Kind == Event.Kind && Met.Mask.value(Context) == Mask)
+                return true;
+            }
       for (const CFGBlock *Succ : Arm->succs())
         if (Succ)
           Work.push_back(Succ);
@@ -391,10 +395,19 @@ private:
   llvm::ArrayRef<SymId> Assumed;
   const WarpMaskOptions &Opts;
   SolverPool &Solvers;
+  llvm::function_ref<const CallExpr *(const CallExpr *)> CollectiveOf;
   llvm::SmallVector<Guard, 4> Guards;
 };
 
 } // namespace
+
+const CallExpr *WarpMaskAnalysis::collectiveOf(const CallExpr *Call) {
+  SyncEvent Event = classifySync(Call);
+  if (Event.ordersWarp() && Event.Mask.E)
+    return Call;
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  return Event.Modelled || !Callee ? nullptr : unguardedCollective(Callee);
+}
 
 const CallExpr *WarpMaskAnalysis::unguardedCollective(const FunctionDecl *FD) {
   const FunctionDecl *Definition = nullptr;
@@ -446,16 +459,11 @@ void WarpMaskAnalysis::analyze(const FunctionDecl *FD) {
         continue;
       if (Deps->getControlClosure(B).empty())
         continue;
-      SyncEvent Event = classifySync(Call);
-      const CallExpr *Inner = nullptr;
-      if (!Event.ordersWarp() || !Event.Mask.E) {
-        const FunctionDecl *Callee = Call->getDirectCallee();
-        Inner =
-            Event.Modelled || !Callee ? nullptr : unguardedCollective(Callee);
-        if (!Inner)
-          continue;
-        Event = classifySync(Inner);
-      }
+      const CallExpr *Collective = collectiveOf(Call);
+      if (!Collective)
+        continue;
+      SyncEvent Event = classifySync(Collective);
+      const CallExpr *Inner = Collective == Call ? nullptr : Collective;
       if (!Sym) {
         Sym.emplace(Dependence.getContext(), Deps->getFunction(), Deps);
         Assumed = assumptions(Deps->getFunction(), *Sym);
@@ -474,8 +482,11 @@ void WarpMaskAnalysis::analyze(const FunctionDecl *FD) {
       }
       auto [Answer, New] = Answers.try_emplace(Key);
       if (New) {
+        auto CollectiveOf = [this](const CallExpr *Other) {
+          return collectiveOf(Other);
+        };
         CollectiveQuestion Question(Dependence.getContext(), *Deps, *Sym,
-                                    Assumed, Options, Solvers);
+                                    Assumed, Options, Solvers, CollectiveOf);
         Answer->second = Question.decide(Call, Event, Mask, B);
       }
       if (!Answer->second)

@@ -116,6 +116,9 @@ public:
   void analyze(const FunctionDecl *FD);
 
 private:
+  /// \p Call when it is a collective with a mask, the collective it always
+  /// reaches when it calls a helper (unguardedCollective), else null.
+  const CallExpr *collectiveOf(const CallExpr *Call);
   /// A collective with a constant mask that every call to \p FD reaches:
   /// one under no branch whose condition depends on anything (the
   /// butterfly's loop on constants, `if (width == 32)` on a template

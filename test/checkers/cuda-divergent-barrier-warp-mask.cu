@@ -324,6 +324,16 @@ __global__ void helperInWholeWarps(float *a, int n) {
     a[i] = v;
 }
 
+// Both arms reach the helper's shuffle: the lanes meet there.
+__global__ void helperOnBothArms(float *a, const float *b) {
+  float v;
+  if (threadIdx.x % 32 < 16)
+    v = warpSum(a[threadIdx.x]);
+  else
+    v = warpSum(b[threadIdx.x]);
+  a[threadIdx.x] = v;
+}
+
 // A helper whose mask is the active lanes' names only those.
 __device__ float activeSum(float x) {
   return x + __shfl_xor_sync(__activemask(), x, 1);

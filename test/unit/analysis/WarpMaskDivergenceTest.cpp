@@ -161,6 +161,19 @@ TEST(WarpMaskDivergence, LanesMayMeetAtTheOtherArmsCollective) {
         __syncwarp();
     })")
                   .empty());
+  EXPECT_TRUE(reportsFor(R"(
+    __device__ float sum(float x) {
+      return x + __shfl_xor_sync(0xffffffff, x, 1);
+    }
+    __global__ void k(float *a) {
+      float v = a[threadIdx.x];
+      if (threadIdx.x % 32 < 16)
+        v = sum(v);
+      else
+        v = __shfl_xor_sync(0xffffffff, v, 2);
+      a[threadIdx.x] = v;
+    })")
+                  .empty());
   // Another mask on the other arm is no meeting.
   EXPECT_EQ(reportsFor(R"(
     __global__ void k(float *a) {
