@@ -3,11 +3,12 @@
 // Decides which warp collectives name, in their mask, lanes that may not
 // reach them. `__shfl*_sync`, `__ballot_sync`, `__all_sync`, `__any_sync`,
 // `__match_*_sync`, `__reduce_*_sync` and `__syncwarp(mask)` (the events of
-// SyncEvents.h that order the warp and carry a Mask) are defined on sm_70
-// and later only when every lane of the mask executes the same collective;
-// a lane that has left, or is on the other side of a branch, makes the call
-// hang or read undefined values. Exited lanes count here, unlike at a block
-// barrier: a shuffle from an exited lane reads garbage.
+// SyncEvents.h that order the warp and carry a Mask) are defined only when
+// every lane of the mask executes a collective of that mask (on sm_70 and
+// later not necessarily at the same instruction); a lane that has left, or
+// is on the other side of a branch, makes the call hang or read undefined
+// values. Exited lanes count here, unlike at a block barrier: a shuffle
+// from an exited lane reads garbage.
 //
 // ## The question
 // For a collective in block B of the CFG, every branch B is control
@@ -20,6 +21,10 @@
 // passes names T2's lane, and T2 is on the other side of G? A model names
 // G as the condition that sends lanes away; the lanes are those of T1's
 // warp that the mask names and G sends away, evaluated at the model's point.
+// A guard whose other arm, before the arms join, reaches a collective of
+// the same kind and constant mask splits nothing: the lanes meet there.
+// Collectives under the same guards, on the same sides, with masks of one
+// shape share one answer (an unrolled butterfly asks once).
 //
 // ## What is assumed
 // - Warps are 32 consecutive threads of the block's linear order, and the
