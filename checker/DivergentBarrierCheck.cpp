@@ -2,6 +2,7 @@
 
 #include "DivergentBarrierCheck.h"
 #include "analysis/BarrierDivergence.h"
+#include "analysis/WarpMaskDivergence.h"
 #include "model/LaunchModel.h"
 #include "support/SizeLimit.h"
 #include "support/Timing.h"
@@ -16,13 +17,15 @@ namespace clang::tidy::cuda_tidy {
 
 /// Owns the analyses for one translation unit and turns their reports into
 /// diagnostics.
-class DivergentBarrierCheck::Reporter : public BarrierDivergenceHandler {
+class DivergentBarrierCheck::Reporter : public BarrierDivergenceHandler,
+                                        public WarpMaskHandler {
 public:
   Reporter(DivergentBarrierCheck &Check, ASTContext &Context,
-           DependenceOptions Options)
+           DependenceOptions Options, WarpMaskOptions MaskOptions)
       : Launches(Context), Check(Check), Context(Context), Options(Options),
         Dependence(Context, withLaneRules(Options)),
-        Barriers(Dependence, *this) {}
+        Barriers(Dependence, *this), WarpMasks(Dependence, *this, MaskOptions) {
+  }
 
   ASTContext &getContext() const { return Context; }
   /// The functions that may launch kernels: their launches tell the
@@ -31,16 +34,19 @@ public:
   /// A kernel is analysed knowing lane-only values (ThreadDependence.h);
   /// when an answer relies on them, its reports wait for the end of the
   /// translation unit, where the launches tell whether its block's x extent
-  /// is a multiple of 32.
+  /// is a multiple of 32. Warp collectives are decided at once: the lanes
+  /// of one warp agree on a full-warp reduction whatever the block's shape.
   void analyze(const FunctionDecl *FD) {
-    if (!FD->hasAttr<CUDAGlobalAttr>()) {
-      Slowest.time(FD->getNameAsString(), [&] { Barriers.analyze(FD); });
-      return;
-    }
+    bool Kernel = FD->hasAttr<CUDAGlobalAttr>();
     std::vector<Report> Reports;
-    Buffer = &Reports;
-    Slowest.time(FD->getNameAsString(), [&] { Barriers.analyze(FD); });
+    Buffer = Kernel ? &Reports : nullptr;
+    Slowest.time(FD->getNameAsString(), [&] {
+      Barriers.analyze(FD);
+      WarpMasks.analyze(FD);
+    });
     Buffer = nullptr;
+    if (!Kernel)
+      return;
     const FunctionDependence *Deps = Dependence.analyze(FD);
     if (Deps && Deps->usesLaneRule()) {
       LaneKernels.push_back({FD, std::move(Reports)});
@@ -124,6 +130,39 @@ public:
         << R.Variable->getName() << R.Write->getSourceRange();
   }
 
+  void
+  handleDivergentWarpCollective(const DivergentWarpCollective &D) override {
+    std::string Message =
+        std::string(D.Callee ? "call to '%2' reaches warp collective '%0', "
+                               "which"
+                             : "warp collective '%0'") +
+        " may be reached by only some lanes of its mask %1" +
+        (D.Undecided ? "" : ": %3 may not reach it");
+    {
+      auto Warning = Check.diag(D.Call->getBeginLoc(), Message);
+      Warning << D.Name << D.Mask
+              << (D.Callee ? D.Callee->getNameAsString() : std::string());
+      if (!D.Undecided)
+        Warning << D.Lanes;
+      Warning << D.Call->getSourceRange();
+    }
+    static const char *const What[] = {"condition", "loop condition",
+                                       "switch condition"};
+    std::string When = D.Undecided
+                           ? std::string(", which the check cannot decide")
+                       : D.When.empty() ? std::string()
+                                        : " when " + D.When;
+    Check.diag(D.Condition->getBeginLoc(),
+               "lanes of a warp may disagree on this %0%1: it depends on %2",
+               DiagnosticIDs::Note)
+        << What[static_cast<int>(D.Kind)] << When << D.Reason
+        << D.Condition->getSourceRange();
+    if (D.Collective)
+      Check.diag(D.Collective->getBeginLoc(),
+                 "warp collective '%0' is reached here", DiagnosticIDs::Note)
+          << D.Name << D.Collective->getSourceRange();
+  }
+
   void report(const DivergentBarrier &D) {
     llvm::StringRef Scope = scopeName(D.Scope);
     if (D.Callee)
@@ -202,6 +241,7 @@ private:
   DependenceOptions Options;
   ThreadDependenceAnalysis Dependence;
   BarrierDivergenceAnalysis Barriers;
+  WarpMaskAnalysis WarpMasks;
   /// Where a kernel's reports go while it is analysed.
   std::vector<Report> *Buffer = nullptr;
   /// Kernels whose answers rely on lane-only values, with their reports.
@@ -221,13 +261,16 @@ DivergentBarrierCheck::DivergentBarrierCheck(StringRef Name,
                                          "ExitedThreadsHoldBarriers", false)),
       UnknownCallsAreThreadDependent(
           Options.get("UnknownCallsAreThreadDependent", false)),
-      MaxBlocks(Options.get("MaxBlocks", DefaultMaxBlocks)) {}
+      MaxBlocks(Options.get("MaxBlocks", DefaultMaxBlocks)),
+      ReportUndecidedWarpMasks(Options.get("ReportUndecidedWarpMasks", false)) {
+}
 
 DivergentBarrierCheck::~DivergentBarrierCheck() = default;
 
 void DivergentBarrierCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "ExitedThreadsHoldBarriers", ExitedThreadsHoldBarriers);
   Options.store(Opts, "MaxBlocks", MaxBlocks);
+  Options.store(Opts, "ReportUndecidedWarpMasks", ReportUndecidedWarpMasks);
   Options.store(Opts, "UnknownCallsAreThreadDependent",
                 UnknownCallsAreThreadDependent);
 }
@@ -267,7 +310,10 @@ void DivergentBarrierCheck::check(const MatchFinder::MatchResult &Result) {
     Options.ExitedThreadsHoldBarriers = ExitedThreadsHoldBarriers;
     Options.UnknownCallsAreThreadDependent = UnknownCallsAreThreadDependent;
     Options.MaxBlocks = MaxBlocks;
-    State = std::make_unique<Reporter>(*this, *Result.Context, Options);
+    WarpMaskOptions MaskOptions;
+    MaskOptions.ReportUndecided = ReportUndecidedWarpMasks;
+    State = std::make_unique<Reporter>(*this, *Result.Context, Options,
+                                       MaskOptions);
   }
   if (Launcher)
     State->Launches.addFunction(Launcher);

@@ -11,6 +11,9 @@ namespace clang::tidy::cuda_tidy {
 /// Finds block-wide barriers that some threads of a block may reach while
 /// other threads of the same block do not.
 ///
+/// At warp scope, it finds warp collectives whose mask names lanes that may
+/// not reach them.
+///
 /// For the user-facing documentation see:
 /// rules/cuda-divergent-barrier.md
 class DivergentBarrierCheck : public ClangTidyCheck {
@@ -30,6 +33,7 @@ private:
   const bool ExitedThreadsHoldBarriers;
   const bool UnknownCallsAreThreadDependent;
   const unsigned MaxBlocks;
+  const bool ReportUndecidedWarpMasks;
   class Reporter;
   std::unique_ptr<Reporter> State;
 };

@@ -208,6 +208,10 @@ public:
   llvm::SMTExprRef holds(SymId Id, unsigned Thread);
   /// threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z).
   llvm::SMTExprRef linearThread(unsigned Thread);
+  /// threadIdx.<\p Dim> (0 for x) of thread instance \p Thread.
+  llvm::SMTExprRef threadIndex(unsigned Thread, unsigned Dim) const {
+    return Threads[Thread][Dim];
+  }
   llvm::SMTExprRef blockDim(unsigned Dim);
   llvm::SMTExprRef constant(std::int64_t V);
   /// The value of loop counter \p Atom in \p Thread (for a counter that
