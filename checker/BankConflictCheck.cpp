@@ -37,8 +37,8 @@ public:
     reportOversizedBodies(Check, Dependence, "bank conflicts", Reported);
   }
 
-  static std::string AssumedText(const BankConflict &C) {
-    std::string Text = describeShapeOrigin(C.Shape);
+  std::string AssumedText(const BankConflict &C) const {
+    std::string Text = Launches.describeShapeOrigin(C.Shape, C.Kernel);
     if (C.AlsoFor.empty())
       return Text;
     Text.pop_back();
@@ -147,6 +147,8 @@ public:
       Check.diag(Declared, "'%0' is declared here", DiagnosticIDs::Note)
           << Name;
     }
+    // Last, as they point away from the kernel.
+    noteUnevaluatedLaunches(Check, Launches, C.Shape, C.Kernel);
   }
 
 private:

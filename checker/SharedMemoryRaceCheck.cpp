@@ -110,7 +110,8 @@ public:
         << Noun(Race.FirstKind) << Race.First->getSourceRange();
     Check.diag(Where->getBeginLoc(), "for example, %0, with blockDim %1%2",
                DiagnosticIDs::Note)
-        << Race.Witness << Race.Shape.str() << describeShapeOrigin(Race.Shape);
+        << Race.Witness << Race.Shape.str()
+        << Launches.describeShapeOrigin(Race.Shape, Race.Kernel);
     if (Race.WarpSynchronous) {
       Check.diag(Where->getBeginLoc(),
                  "order the lanes with '__syncwarp()' between the accesses",
@@ -120,6 +121,8 @@ public:
                  "a barrier is missing before this statement",
                  DiagnosticIDs::Note);
     }
+    // Last, as they point away from the kernel.
+    noteUnevaluatedLaunches(Check, Launches, Race.Shape, Race.Kernel);
   }
 
   void handleIncomplete(const FunctionDecl *Kernel,

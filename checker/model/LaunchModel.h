@@ -116,8 +116,10 @@ struct KernelLaunch {
   /// The function Call is written in; null for another file's launch.
   const FunctionDecl *Caller = nullptr;
   /// Route::Helper: the call that hands the kernel to a helper, in the
-  /// function that names the kernel (or sets the pointer to it).
+  /// function that names the kernel (or sets the pointer to it), and that
+  /// function.
   const CallExpr *HelperCall = nullptr;
+  const FunctionDecl *HelperCaller = nullptr;
   /// "main.cu:12": where Call is, or the line the index names; empty when
   /// the launch is in no file (a built-in buffer).
   std::string From;
@@ -132,19 +134,22 @@ struct KernelLaunch {
   /// The kernel's arguments, when the launch passes them one by one.
   llvm::SmallVector<const Expr *, 8> Args;
   bool ArgsKnown = false;
-  /// The block's shape when it is a constant along the launch's path; for
-  /// a `<<<...>>>` launch named or through a local pointer, with the
-  /// constant values it passes for integer parameters (Arguments,
-  /// ArgumentsFrom); for another file's, with Origin "launched in ...".
+  /// The block's shape when it is a constant along the launch's path
+  /// (through the members of a struct that holds it, and through the
+  /// parameters of the helpers it is passed down); for a `<<<...>>>` launch
+  /// named or through a local pointer, with the constant values it passes
+  /// for integer parameters (Arguments, ArgumentsFrom); for another file's,
+  /// with Origin "launched in ...".
   std::optional<BlockShape> Shape;
-  /// The dynamic shared bytes when a constant (0 when none is passed); not
-  /// followed through helpers.
+  /// The dynamic shared bytes when a constant (0 when none is passed),
+  /// followed through the parameters of helpers as the block is.
   std::optional<std::int64_t> ConstantBytes;
   /// The relations this launch gives the kernel's parameters
   /// (ArgumentRelation); read for `<<<...>>>` launches named or through a
   /// local pointer.
   llvm::SmallVector<ArgumentRelation, 1> Relations;
-  /// Why Shape is none; empty when it is known.
+  /// Why Shape is none, as a note says it ("it comes from parameter 'b' of
+  /// 'launch'"); empty when it is known.
   std::string Unresolved;
 };
 
@@ -203,6 +208,10 @@ public:
   /// The launches of \p Kernel (a definition), in that order.
   std::vector<const KernelLaunch *>
   launchesOf(const FunctionDecl *Kernel) const;
+  /// The launches of \p Kernel whose block is no constant, in that order:
+  /// what a note names when the kernel is analysed with assumed shapes.
+  std::vector<const KernelLaunch *>
+  unevaluatedLaunchesOf(const FunctionDecl *Kernel) const;
   /// The launches without a known block, and those whose kernel cannot be
   /// told.
   std::vector<UnresolvedLaunch> unresolved() const;
@@ -266,6 +275,16 @@ public:
     return SizeAttributes;
   }
 
+  /// How a note says where the block shape \p Shape that \p Kernel is
+  /// analysed with comes from: "" for a launch in this translation unit,
+  /// " (launched in main.cu:12)" for another file's; for an assumed shape,
+  /// why no launch gave it: " (assumed: the block of the launch at
+  /// main.cu:40 is not a constant)", " (assumed from the extents of 's': no
+  /// launch of this kernel was found)". The launches it names are
+  /// unevaluatedLaunchesOf(\p Kernel), whose Unresolved says why.
+  std::string describeShapeOrigin(const BlockShape &Shape,
+                                  const FunctionDecl *Kernel) const;
+
 private:
   /// A call in a function's body that the model reads: a launch of
   /// \p Launch's kind, or (none) a call that hands a kernel or a function
@@ -274,17 +293,21 @@ private:
     const CallExpr *Call = nullptr;
     std::optional<LaunchKind> Launch;
   };
-  /// A `<<<...>>>` launch inside Helper of its parameter KernelParameter,
-  /// written in Launcher; its block is Shape when that is known there, else
-  /// parameter BlockParameter's argument, else unknown.
+  /// A launch (Written: a `<<<...>>>` or API launch and the function it is
+  /// written in) of Helper's parameter KernelParameter; its block is Shape
+  /// when that is known there, else BlockPath of parameter BlockParameter's
+  /// argument, else unknown (Why); its bytes likewise.
   struct HelperLaunch {
     const FunctionDecl *Helper = nullptr;
     unsigned KernelParameter = 0;
+    KernelLaunch Written;
     std::optional<BlockShape> Shape;
     std::optional<unsigned> BlockParameter;
+    llvm::SmallVector<const FieldDecl *, 2> BlockPath;
+    std::string Why;
+    std::optional<std::int64_t> ConstantBytes;
+    std::optional<unsigned> BytesParameter;
     unsigned Depth = 0;
-    const CallExpr *Launch = nullptr;
-    const FunctionDecl *Launcher = nullptr;
   };
   /// What the launches of one kernel give, merged over them.
   struct KernelFacts {
@@ -309,7 +332,27 @@ private:
   void resolveApiLaunch(const CallExpr *Call, LaunchKind Kind,
                         const FunctionDecl *Caller);
   void readHandOff(const CallExpr *Call);
+  /// Records \p Written, a launch of parameter \p KernelParameter of the
+  /// function it is written in, for the calls of that helper to resolve.
+  void addHelperLaunch(const KernelLaunch &Written, unsigned KernelParameter);
   void resolveHelperLaunches();
+  /// The block shape \p Block (with \p Path the members to read of it)
+  /// has at \p At in \p Function: read by HostValues, else followed
+  /// through the locals and constructions that hold it (LaunchExtents.cpp).
+  /// When it is read from a parameter of \p Function, \p Param is set and
+  /// \p Path holds the members to read of that parameter's argument.
+  std::optional<BlockShape>
+  readBlock(const Expr *Block, llvm::SmallVectorImpl<const FieldDecl *> &Path,
+            const Stmt *At, const FunctionDecl *Function,
+            std::optional<unsigned> &Param);
+  /// Whether \p Launch, of a kernel with lane rules, gives its block an x
+  /// extent that is a constant multiple of 32 (LaunchExtents.cpp).
+  bool hasWarpRows(const KernelLaunch &Launch);
+  /// Whether \p Launch gives its block's dimension \p Dim the exit bound
+  /// of launchesBindExitBound.
+  bool bindsExitBound(const KernelLaunch &Launch, unsigned Dim,
+                      std::optional<std::int64_t> Value,
+                      const ParmVarDecl *Parameter);
   void addIndexed(const ProgramLaunches &Index);
   /// Appends \p Launch and merges it into its kernel's facts.
   void add(KernelLaunch Launch);
@@ -343,12 +386,6 @@ private:
   bool LaunchesResolved = false;
   bool Resolved = false;
 };
-
-/// How a note says where the block shape \p Shape comes from: "" for a
-/// launch in this translation unit, " (assumed: no launch of this kernel was
-/// found)", " (assumed from the extents of 's': no launch of this kernel was
-/// found)".
-std::string describeShapeOrigin(const BlockShape &Shape);
 
 } // namespace clang::cuda_tidy
 

@@ -167,10 +167,13 @@ TEST(LaunchModel, ApiLaunchesGiveTheirConfiguration) {
   EXPECT_EQ(Ex.ConstantBytes, 512);
   EXPECT_TRUE(Ex.ArgsKnown);
   EXPECT_EQ(Ex.Args.size(), 2u);
-  // Both are read for the dynamic-shared check; neither for block shapes,
-  // and a kernel handed to a launch API has no relations.
+  // Both are read for the dynamic-shared check and give the block shapes;
+  // a kernel handed to a launch API has no relations.
   EXPECT_EQ(M.Launches.byteCountLaunches().size(), 2u);
-  EXPECT_TRUE(M.Launches.shapesOf(P.function("k")).empty());
+  llvm::ArrayRef<BlockShape> Shapes = M.Launches.shapesOf(P.function("k"));
+  ASSERT_EQ(Shapes.size(), 2u);
+  EXPECT_EQ(Shapes[0].Dim, dims(64, 2));
+  EXPECT_EQ(Shapes[1].Dim, dims(128));
   EXPECT_TRUE(M.Launches.relationsOf(P.function("k")).empty());
 }
 
@@ -208,7 +211,7 @@ TEST(LaunchModel, UnevaluableLaunchSaysWhy) {
   ASSERT_EQ(Launches.size(), 1u);
   EXPECT_FALSE(Launches.front()->Shape);
   EXPECT_EQ(Launches.front()->Unresolved,
-            "its block is not a constant where it is launched");
+            "it comes from parameter 'b' of 'host'");
   EXPECT_TRUE(M.Launches.shapesOf(P.function("k")).empty());
   std::vector<UnresolvedLaunch> Unresolved = M.Launches.unresolved();
   ASSERT_EQ(Unresolved.size(), 2u);
