@@ -38,7 +38,8 @@ public:
   }
 
   std::string AssumedText(const BankConflict &C) const {
-    std::string Text = Launches.describeShapeOrigin(C.Shape, C.Kernel);
+    std::string Text =
+        describeShapeOrigin(C.Shape, Launches.unevaluatedLaunchesOf(C.Kernel));
     if (C.AlsoFor.empty())
       return Text;
     Text.pop_back();

@@ -49,11 +49,10 @@ public:
     // and names the launch.
     // A launch inside a helper: the warning goes on the call that hands the
     // helper the kernel, and a note on the launch.
-    const Stmt *Call = P.Launch->HelperCall
-                           ? static_cast<const Stmt *>(P.Launch->HelperCall)
-                       : P.Launch->Call
-                           ? static_cast<const Stmt *>(P.Launch->Call)
-                           : static_cast<const Stmt *>(P.Access);
+    const Stmt *Call =
+        P.Launch->HelperCall ? static_cast<const Stmt *>(P.Launch->HelperCall)
+        : P.Launch->Call     ? static_cast<const Stmt *>(P.Launch->Call)
+                             : static_cast<const Stmt *>(P.Access);
     if (!Call)
       return;
     std::string Kernel = P.Launch->Kernel->getNameAsString();

@@ -111,7 +111,8 @@ public:
     Check.diag(Where->getBeginLoc(), "for example, %0, with blockDim %1%2",
                DiagnosticIDs::Note)
         << Race.Witness << Race.Shape.str()
-        << Launches.describeShapeOrigin(Race.Shape, Race.Kernel);
+        << describeShapeOrigin(Race.Shape,
+                               Launches.unevaluatedLaunchesOf(Race.Kernel));
     if (Race.WarpSynchronous) {
       Check.diag(Where->getBeginLoc(),
                  "order the lanes with '__syncwarp()' between the accesses",

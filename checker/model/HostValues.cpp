@@ -357,8 +357,8 @@ std::string HostValues::whyUnknown(const Expr *E, const Stmt *At,
     return whyUnknown(Default->getExpr(), At, Depth + 1);
   // A block built here: the first extent that is no constant says why.
   if (!referencedVar(E))
-    if (auto Parts = blockArgumentComponents(
-            E, [](const VarDecl *) { return false; })) {
+    if (auto Parts =
+            blockArgumentComponents(E, [](const VarDecl *) { return false; })) {
       for (const Expr *Part : *Parts)
         if (Part && Part != E && !evaluate(Part, At))
           return whyUnknown(Part, At, Depth + 1);
@@ -397,8 +397,8 @@ std::string HostValues::whyUnknown(const Expr *E, const Stmt *At,
   if (const auto *Call = dyn_cast<CallExpr>(E)) {
     const FunctionDecl *Callee = Call->getDirectCallee();
     return Callee && Callee->getIdentifier()
-               ? "it is the result of a call to '" +
-                     Callee->getNameAsString() + "'"
+               ? "it is the result of a call to '" + Callee->getNameAsString() +
+                     "'"
                : "it is the result of a call";
   }
   if (const auto *BO = dyn_cast<BinaryOperator>(E))

@@ -1,11 +1,13 @@
 //===--- LaunchExtents.cpp - The block extents a launch gives ------------===//
 //
-// The barrier check's two questions of the launch model (LaunchModel.h):
-// whether every launch of a kernel gives it warps of one row, and whether
-// every launch's block is exactly an early exit's bound. Both read one
-// dimension of the block, following it through the launching function's
-// locals (HostValues.h) and, for the first, through members of objects
-// built from the caller's values and one launch helper deep.
+// The launch model's reading of a block through the members that hold it
+// (LaunchModel::readBlock: a struct's member, set by its aggregate
+// initialiser or copied by its constructor from the caller's values), and
+// the barrier check's two questions (LaunchModel.h): whether every launch of
+// a kernel gives it warps of one row, and whether every launch's block is
+// exactly an early exit's bound. Both ask of each resolved launch, and read
+// one dimension of the block where the whole shape is not known, following
+// it through the launching function's locals (HostValues.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -374,7 +376,8 @@ LaunchModel::readBlock(const Expr *Block,
 }
 
 bool LaunchModel::hasWarpRows(const KernelLaunch &Launch) {
-  if (Launch.Shape && Launch.Shape->Dim[0] > 0 && Launch.Shape->Dim[0] % 32 == 0)
+  if (Launch.Shape && Launch.Shape->Dim[0] > 0 &&
+      Launch.Shape->Dim[0] % 32 == 0)
     return true;
   if (!Launch.Call || !Launch.Caller)
     return false;
@@ -386,9 +389,9 @@ bool LaunchModel::hasWarpRows(const KernelLaunch &Launch) {
                           : apiBlock(Launch.Call, Launch.Kind, Path);
   int Param = -1;
   HostValues &Values = valuesIn(Launch.Caller);
-  const Expr *Value =
-      Block ? followValue(Block, Path, Launch.Call, Values, Launch.Caller, Param)
-            : nullptr;
+  const Expr *Value = Block ? followValue(Block, Path, Launch.Call, Values,
+                                          Launch.Caller, Param)
+                            : nullptr;
   if (Value)
     return warpRows(Value, Launch.Call, Values);
   // Read from a parameter of the helper it is written in: from the argument
@@ -425,9 +428,8 @@ bool LaunchModel::bindsExitBound(const KernelLaunch &Launch, unsigned Dim,
       Size ? unchangedVariable(Size, Launch.Caller, Context) : nullptr;
   if (Value)
     return SizeValue == Value ||
-           (Var &&
-            underCase(Launch.Caller->getBody(), Launch.Call, Var, *Value,
-                      Context));
+           (Var && underCase(Launch.Caller->getBody(), Launch.Call, Var, *Value,
+                             Context));
   unsigned Index = Parameter->getFunctionScopeIndex();
   if (!Launch.ArgsKnown || Index >= Launch.Args.size())
     return false;
@@ -446,8 +448,7 @@ bool LaunchModel::launchesBindExitBound(const FunctionDecl *Kernel,
   if (Dim > 2 || (!Value && !Parameter))
     return false;
   resolve();
-  std::vector<const KernelLaunch *> Launched =
-      launchesOf(definitionOf(Kernel));
+  std::vector<const KernelLaunch *> Launched = launchesOf(definitionOf(Kernel));
   return !Launched.empty() &&
          llvm::all_of(Launched, [&](const KernelLaunch *L) {
            return bindsExitBound(*L, Dim, Value, Parameter);
@@ -456,8 +457,7 @@ bool LaunchModel::launchesBindExitBound(const FunctionDecl *Kernel,
 
 bool LaunchModel::launchesHaveWarpRows(const FunctionDecl *Kernel) {
   resolve();
-  std::vector<const KernelLaunch *> Launched =
-      launchesOf(definitionOf(Kernel));
+  std::vector<const KernelLaunch *> Launched = launchesOf(definitionOf(Kernel));
   return !Launched.empty() &&
          llvm::all_of(Launched,
                       [&](const KernelLaunch *L) { return hasWarpRows(*L); });

@@ -1,7 +1,7 @@
 //===--- LaunchModel.cpp - The launches of a program's kernels ------------===//
 //
-// See LaunchModel.h for the design. The barrier check's questions, which
-// read block extents by rules of their own, are in LaunchExtents.cpp.
+// See LaunchModel.h for the design. Following a block through the members
+// that hold it, and the barrier check's questions, are in LaunchExtents.cpp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -325,8 +325,8 @@ void LaunchModel::resolveChevron(const CUDAKernelCallExpr *Launch,
   Base.ConstantBytes = Base.Bytes ? Here.evaluate(Base.Bytes, Launch)
                                   : std::optional<std::int64_t>(0);
   if (!Shape)
-    Base.Unresolved = Base.Block ? Here.whyUnknown(Base.Block, Launch)
-                                 : "it passes no block";
+    Base.Unresolved =
+        Base.Block ? Here.whyUnknown(Base.Block, Launch) : "it passes no block";
   for (const FunctionDecl *Kernel : Targets) {
     KernelLaunch L = Base;
     L.Kernel = Kernel;
@@ -421,8 +421,8 @@ void LaunchModel::addHelperLaunch(const KernelLaunch &Written,
     if (!Helper.Shape && !Helper.BlockParameter)
       Helper.Why = Here.whyUnknown(Written.Block, Written.Call);
   } else {
-    Helper.Why = Written.Unresolved.empty() ? "it passes no block"
-                                            : Written.Unresolved;
+    Helper.Why =
+        Written.Unresolved.empty() ? "it passes no block" : Written.Unresolved;
   }
   Helper.ConstantBytes = Written.Bytes
                              ? Here.evaluate(Written.Bytes, Written.Call)
@@ -733,13 +733,12 @@ bool LaunchModel::writeIndex(llvm::StringRef Dir) {
   return ProgramLaunches::write(Dir, MainFile, Seen);
 }
 
-std::string LaunchModel::describeShapeOrigin(const BlockShape &Shape,
-                                             const FunctionDecl *Kernel) const {
+std::string
+describeShapeOrigin(const BlockShape &Shape,
+                    llvm::ArrayRef<const KernelLaunch *> Unevaluated) {
   if (!Shape.Assumed)
     return Shape.Origin.empty() ? "" : " (" + Shape.Origin + ")";
   std::string Why = "no launch of this kernel was found";
-  std::vector<const KernelLaunch *> Unevaluated =
-      unevaluatedLaunchesOf(Kernel);
   if (!Unevaluated.empty()) {
     std::string At;
     for (const KernelLaunch *L : Unevaluated) {
@@ -751,7 +750,7 @@ std::string LaunchModel::describeShapeOrigin(const BlockShape &Shape,
     }
     bool One = Unevaluated.size() == 1 || At.find(',') == std::string::npos;
     Why = At.empty() ? "the launches of this kernel have no constant block"
-          : One      ? "the block of the launch at " + At + " is not a constant"
+          : One ? "the block of the launch at " + At + " is not a constant"
                 : "the blocks of the launches at " + At + " are not constants";
   }
   if (Shape.Origin.empty())

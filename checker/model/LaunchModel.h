@@ -41,31 +41,34 @@
 // its calls that hand a kernel or a function pointer on, are read from its
 // body once, when first asked. resolve(), at the end of the translation
 // unit, names each launch's kernel, evaluates its configuration with one
-// HostValues per launching function, follows the launch helpers and adds
-// the index's launches: each launch is resolved once, whichever question
-// is asked of it. The barrier check's questions need no resolving.
+// HostValues per launching function, follows the block through the
+// members of the structs that hold it (LaunchExtents.cpp) and through the
+// launch helpers' parameters (the bytes too), and adds the index's
+// launches: each launch is resolved once, whichever question is asked of
+// it. The barrier check's questions resolve on first asking.
 //
 // ## What each check asks
+// Every question reads every launch of the kernel that the model resolves,
+// by every route and kind; each check keeps only its own rule for what a
+// launch tells it.
 //  - cuda-shared-memory-race and cuda-bank-conflict: the block shapes to
 //    analyse a kernel with (shapesFor) and the relations its launches give
-//    its parameters (relationsOf), from its `<<<...>>>` launches by every
-//    route. A kernel handed to any other call (cudaLaunchKernel, a helper
-//    whose launch is not read) has no relations.
+//    its parameters (relationsOf). A kernel handed to an API launch or a
+//    helper has no relations: its arguments are not read there. When a
+//    launch's block is no constant, the kernel is analysed with assumed
+//    shapes, and the notes name that launch and say why
+//    (unevaluatedLaunchesOf, describeShapeOrigin).
 //  - cuda-divergent-barrier: whether every launch gives the block an x
-//    extent that is a multiple of 32 (launchesHaveWarpRows), read from the
-//    `<<<...>>>` and API launches that name the kernel and from launch
-//    helpers one call deep, following the block through members of objects
-//    built from the caller's values; and whether every launch's block is
-//    exactly an early exit's bound (launchesBindExitBound), from the
-//    `<<<...>>>` launches that name the kernel.
+//    extent that is a multiple of 32 (launchesHaveWarpRows: the launch's
+//    shape, or its x extent alone, read in the launching function and, for
+//    a helper's launch, at the call one level up); and whether every
+//    launch's block is exactly an early exit's bound
+//    (launchesBindExitBound).
 //  - cuda-dynamic-shared-bounds: the launches whose bytes it compares with
-//    what the kernel reaches (byteCountLaunches): the `<<<...>>>`,
-//    cudaLaunchKernel, cudaLaunchCooperativeKernel and cudaLaunchKernelEx
-//    launches that name a kernel defined here, and other files' launches
-//    whose block and bytes the index knows; and the cudaFuncSetAttribute
-//    calls that raise a kernel's limit (sharedSizeAttributes).
-// Each question reads the routes its check has always read: giving one a
-// route more changes what its check reports, and is a change of its own.
+//    what the kernel reaches (byteCountLaunches): every launch of a kernel
+//    defined here whose block is written, and other files' launches whose
+//    block and bytes the index knows; and the cudaFuncSetAttribute calls
+//    that raise a kernel's limit (sharedSizeAttributes).
 //
 //===----------------------------------------------------------------------===//
 
@@ -218,14 +221,14 @@ public:
   /// The grid of \p Launch when it is a constant along the launch's path.
   std::optional<BlockShape> grid(const KernelLaunch &Launch);
 
-  /// The constant block shapes of \p Kernel's `<<<...>>>` launches in the
-  /// unit (at most four, each with the argument values all its launches
+  /// The constant block shapes of \p Kernel's launches in the unit, by
+  /// every route and kind (at most four, each with the argument values all its launches
   /// pass); empty when there is none or one whose shape is not a constant.
   llvm::ArrayRef<BlockShape> shapesOf(const FunctionDecl *Kernel) const;
   /// The relations between its parameters, its block and the arguments
   /// that every launch of \p Kernel in the unit gives (BlockShape::Relations);
   /// none when a launch passes something else, the kernel is handed to a
-  /// call whose launches are not read (cudaLaunchKernel, a helper), is
+  /// call whose arguments are not read (an API launch, a helper), is
   /// launched from device code, or is launched in another file too.
   llvm::SmallVector<ArgumentRelation, 1>
   relationsOf(const FunctionDecl *Kernel) const;
@@ -244,20 +247,20 @@ public:
   /// Whether \p Kernel has at least one launch in the recorded functions
   /// and every one gives its block an x extent that is a constant multiple
   /// of 32, so that each warp is 32 consecutive x of one row and a lane is
-  /// `threadIdx.x % 32`. Read: `<<<...>>>` launches and cudaLaunchKernel,
-  /// cudaLaunchCooperativeKernel, cudaLaunchKernelEx(C) (the config's
-  /// blockDim) that name the kernel; and, one call deep, a function the
-  /// kernel is passed to that launches its parameter so, with a block read
-  /// from its own parameters (through members of objects whose constructors
-  /// copy them from their arguments, as ggml's `ggml_cuda_kernel_launch
-  /// (kernel, params, ...)` does). Passing the kernel to anything else
-  /// (`cudaFuncGetAttributes`) is no launch.
+  /// `threadIdx.x % 32`. Read: every launch the model resolves, with its
+  /// constant shape, or else the x extent alone as the block is written
+  /// (the config's blockDim for cudaLaunchKernelEx(C)), through members of
+  /// objects whose constructors copy them from their arguments (as ggml's
+  /// `ggml_cuda_kernel_launch(kernel, params, ...)` does) and, for a
+  /// helper's launch, from the argument of the call one level up. Passing
+  /// the kernel to anything else (`cudaFuncGetAttributes`) is no launch.
   bool launchesHaveWarpRows(const FunctionDecl *Kernel);
-  /// Whether \p Kernel has at least one `<<<...>>>` launch naming it in the
-  /// recorded functions and every one gives its block exactly the bound of
+  /// Whether \p Kernel has at least one launch in the recorded functions
+  /// and every one gives its block exactly the bound of
   /// an early exit `threadIdx.<Dim> >= bound` as threads in dimension \p Dim:
   /// the constant \p Value of the kernel's instantiation, or what the launch
-  /// passes for \p Parameter. The launch's dimension may be a variable the
+  /// passes for \p Parameter (a launch whose arguments are not read, an API
+  /// or helper launch, passes nothing known). The launch's dimension may be a variable the
   /// launching function never changes: the same one passed for \p Parameter,
   /// or one a `switch` on it has fixed to \p Value (`switch (k) { case 32:
   /// kernel<32><<<g, dim3(32, k)>>>(...); break; }`). No thread then leaves
@@ -267,23 +270,13 @@ public:
                              const ParmVarDecl *Parameter);
 
   /// The launches the dynamic-shared check compares with the kernel's
-  /// reach: named `<<<...>>>`, cudaLaunchKernel, cudaLaunchCooperativeKernel
-  /// and cudaLaunchKernelEx launches of kernels with a body whose block is
-  /// read, then other files' launches with a constant block and byte count.
+  /// reach: the launches of kernels with a body whose block is written, by
+  /// every route and kind, then other files' launches with a constant block
+  /// and byte count.
   std::vector<const KernelLaunch *> byteCountLaunches() const;
   llvm::ArrayRef<SharedSizeAttribute> sharedSizeAttributes() const {
     return SizeAttributes;
   }
-
-  /// How a note says where the block shape \p Shape that \p Kernel is
-  /// analysed with comes from: "" for a launch in this translation unit,
-  /// " (launched in main.cu:12)" for another file's; for an assumed shape,
-  /// why no launch gave it: " (assumed: the block of the launch at
-  /// main.cu:40 is not a constant)", " (assumed from the extents of 's': no
-  /// launch of this kernel was found)". The launches it names are
-  /// unevaluatedLaunchesOf(\p Kernel), whose Unresolved says why.
-  std::string describeShapeOrigin(const BlockShape &Shape,
-                                  const FunctionDecl *Kernel) const;
 
 private:
   /// A call in a function's body that the model reads: a launch of
@@ -386,6 +379,18 @@ private:
   bool LaunchesResolved = false;
   bool Resolved = false;
 };
+
+/// How a note says where the block shape \p Shape a kernel is analysed
+/// with comes from: "" for a launch in this translation unit, " (launched in
+/// main.cu:12)" for another file's; for an assumed shape, why no launch gave
+/// it: " (assumed: the block of the launch at main.cu:40 is not a
+/// constant)" when the kernel has launches, \p Unevaluated
+/// (LaunchModel::unevaluatedLaunchesOf), none with a constant block; " (assumed
+/// from the extents of 's': no launch of this kernel was found)" when it has
+/// none.
+std::string
+describeShapeOrigin(const BlockShape &Shape,
+                    llvm::ArrayRef<const KernelLaunch *> Unevaluated);
 
 } // namespace clang::cuda_tidy
 
