@@ -706,17 +706,20 @@ std::vector<const KernelLaunch *> LaunchModel::byteCountLaunches() const {
 }
 
 bool LaunchModel::writeIndex(llvm::StringRef Dir) {
-  resolveLaunches();
+  resolve();
   const SourceManager &SM = Context.getSourceManager();
   llvm::StringRef MainFile = mainFileName(SM);
   if (MainFile.empty())
     return false;
   std::vector<IndexedLaunch> Seen;
   for (const KernelLaunch &L : Launches) {
-    if (L.Kind != LaunchKind::Chevron || L.From.empty() ||
-        (L.Route != LaunchRoute::Named && L.Route != LaunchRoute::LocalPointer))
+    // A helper's launch is recorded where the helper is handed the kernel:
+    // there its block is decided.
+    bool Helper = L.Route == LaunchRoute::Helper;
+    if ((Helper ? L.HelperFrom : L.From).empty())
       continue;
-    SourceLocation At = SM.getExpansionLoc(L.Call->getBeginLoc());
+    SourceLocation At =
+        SM.getExpansionLoc((Helper ? L.HelperCall : L.Call)->getBeginLoc());
     IndexedLaunch Indexed;
     Indexed.Kernel = kernelKey(L.Kernel);
     Indexed.Name = L.Kernel->getNameAsString();

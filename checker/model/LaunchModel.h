@@ -198,8 +198,8 @@ public:
   /// Call once, after the last collect(); the questions below but the
   /// barrier check's read what it resolved.
   void resolve(const ProgramLaunches *Index = nullptr);
-  /// Writes the `<<<...>>>` launches named or through local pointers to the
-  /// launch index in \p Dir (the pre-pass), resolving them first; false on
+  /// Writes every launch of the unit, by every route and kind, to the launch
+  /// index in \p Dir (the pre-pass), resolving them first; false on
   /// failure.
   bool writeIndex(llvm::StringRef Dir);
 
@@ -222,8 +222,9 @@ public:
   std::optional<BlockShape> grid(const KernelLaunch &Launch);
 
   /// The constant block shapes of \p Kernel's launches in the unit, by
-  /// every route and kind (at most four, each with the argument values all its launches
-  /// pass); empty when there is none or one whose shape is not a constant.
+  /// every route and kind (at most four, each with the argument values all its
+  /// launches pass); empty when there is none or one whose shape is not a
+  /// constant.
   llvm::ArrayRef<BlockShape> shapesOf(const FunctionDecl *Kernel) const;
   /// The relations between its parameters, its block and the arguments
   /// that every launch of \p Kernel in the unit gives (BlockShape::Relations);
@@ -260,11 +261,11 @@ public:
   /// an early exit `threadIdx.<Dim> >= bound` as threads in dimension \p Dim:
   /// the constant \p Value of the kernel's instantiation, or what the launch
   /// passes for \p Parameter (a launch whose arguments are not read, an API
-  /// or helper launch, passes nothing known). The launch's dimension may be a variable the
-  /// launching function never changes: the same one passed for \p Parameter,
-  /// or one a `switch` on it has fixed to \p Value (`switch (k) { case 32:
-  /// kernel<32><<<g, dim3(32, k)>>>(...); break; }`). No thread then leaves
-  /// at the exit.
+  /// or helper launch, passes nothing known). The launch's dimension may be a
+  /// variable the launching function never changes: the same one passed for \p
+  /// Parameter, or one a `switch` on it has fixed to \p Value (`switch (k) {
+  /// case 32: kernel<32><<<g, dim3(32, k)>>>(...); break; }`). No thread then
+  /// leaves at the exit.
   bool launchesBindExitBound(const FunctionDecl *Kernel, unsigned Dim,
                              std::optional<std::int64_t> Value,
                              const ParmVarDecl *Parameter);
