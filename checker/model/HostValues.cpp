@@ -384,10 +384,9 @@ std::string HostValues::whyUnknown(const Expr *E, const Stmt *At,
                text(D.Element) + "')";
     if (Defs->size() > 1)
       return Name + " has different values on the paths that reach it";
+    // A variable initialised from itself (`dim3 b(b)`) has no definition
+    // reaching its initialiser: read before it is given a value, above.
     const Definition &Only = Defs->front();
-    // A variable initialised from itself (`dim3 b(b)`).
-    if (Only.Element == elementOf(At) && Only.Value == Var->getInit())
-      return Name + " is read before it is given a value";
     return whyUnknown(Only.Value, Only.Element, Depth + 1);
   }
   if (isa<MemberExpr, ArraySubscriptExpr>(E) ||

@@ -290,11 +290,15 @@ const Expr *followValue(const Expr *E,
     }
     if (Path.empty())
       return E;
-    // An aggregate's member is its initialiser (`Params p{dim3(64, 4)}`).
+    // An aggregate's member is its initialiser (`Params p{dim3(64, 4)}`),
+    // at the field's index when no base or union shifts it.
     if (const auto *List = dyn_cast<InitListExpr>(E)) {
       const FieldDecl *Field = Path.front();
-      const auto *Record = List->getType()->getAsRecordDecl();
-      if (!Record || Field->getParent() != Record ||
+      const CXXRecordDecl *Record = List->getType()->getAsCXXRecordDecl();
+      Record = Record ? Record->getDefinition() : nullptr;
+      if (!Record || Record->isUnion() || Record->getNumBases() ||
+          Field->getParent()->getCanonicalDecl() !=
+              Record->getCanonicalDecl() ||
           Field->getFieldIndex() >= List->getNumInits())
         return nullptr;
       E = List->getInit(Field->getFieldIndex());

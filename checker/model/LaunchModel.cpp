@@ -472,6 +472,7 @@ void LaunchModel::resolveHelperLaunches() {
           return H.Helper == Outer.Helper &&
                  H.KernelParameter == Outer.KernelParameter &&
                  H.BlockParameter == Outer.BlockParameter &&
+                 H.BlockPath == Outer.BlockPath &&
                  H.Shape.has_value() == Outer.Shape.has_value() &&
                  (!H.Shape || H.Shape->Dim == Outer.Shape->Dim) &&
                  H.BytesParameter == Outer.BytesParameter &&
@@ -495,7 +496,6 @@ void LaunchModel::resolveHelperLaunches() {
         L.HelperFrom = where(Call);
         L.Shape = Outer.Shape;
         L.ConstantBytes = Outer.ConstantBytes;
-        L.Unresolved.clear();
         if (!L.Shape)
           L.Unresolved = Outer.BlockParameter
                              ? valuesIn(Caller).whyUnknown(
