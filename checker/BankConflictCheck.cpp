@@ -37,8 +37,9 @@ public:
     reportOversizedBodies(Check, Dependence, "bank conflicts", Reported);
   }
 
-  static std::string AssumedText(const BankConflict &C) {
-    std::string Text = describeShapeOrigin(C.Shape);
+  std::string AssumedText(const BankConflict &C) const {
+    std::string Text =
+        describeShapeOrigin(C.Shape, Launches.unevaluatedLaunchesOf(C.Kernel));
     if (C.AlsoFor.empty())
       return Text;
     Text.pop_back();
@@ -147,6 +148,8 @@ public:
       Check.diag(Declared, "'%0' is declared here", DiagnosticIDs::Note)
           << Name;
     }
+    // Last, as they point away from the kernel.
+    noteUnevaluatedLaunches(Check, Launches, C.Shape, C.Kernel);
   }
 
 private:

@@ -47,9 +47,12 @@ public:
   void handleProblem(const DynamicSharedProblem &P) override {
     // A launch in another file: the warning goes on the kernel's access
     // and names the launch.
-    const Stmt *Call = P.Launch->Call
-                           ? static_cast<const Stmt *>(P.Launch->Call)
-                           : static_cast<const Stmt *>(P.Access);
+    // A launch inside a helper: the warning goes on the call that hands the
+    // helper the kernel, and a note on the launch.
+    const Stmt *Call =
+        P.Launch->HelperCall ? static_cast<const Stmt *>(P.Launch->HelperCall)
+        : P.Launch->Call     ? static_cast<const Stmt *>(P.Launch->Call)
+                             : static_cast<const Stmt *>(P.Access);
     if (!Call)
       return;
     std::string Kernel = P.Launch->Kernel->getNameAsString();
@@ -61,6 +64,7 @@ public:
       Check.diag(Call->getBeginLoc(),
                  "%2 passes no dynamic shared memory, but '%0' uses '%1'")
           << Kernel << P.Pool->getName() << Launched << Call->getSourceRange();
+      noteHelperLaunch(P);
       noteAccess(P, "'%0' is accessed here");
       return;
     case DynamicSharedProblem::AboveDefault:
@@ -70,6 +74,7 @@ public:
                  "'cudaFuncAttributeMaxDynamicSharedMemorySize': the launch "
                  "fails")
           << Kernel << P.Bytes << P.Limit << Call->getSourceRange();
+      noteHelperLaunch(P);
       Check.diag(Call->getBeginLoc(),
                  "call 'cudaFuncSetAttribute(%0, "
                  "cudaFuncAttributeMaxDynamicSharedMemorySize, %1)' before "
@@ -82,6 +87,7 @@ public:
                  "launch of '%0' asks for %1 bytes of dynamic shared memory, "
                  "more than a block can have on %2 (%3 bytes)")
           << Kernel << P.Bytes << P.Target << P.Limit << Call->getSourceRange();
+      noteHelperLaunch(P);
       return;
     case DynamicSharedProblem::Overflow:
       break;
@@ -104,6 +110,7 @@ public:
                  "passes %2 bytes and '%0' reaches %3")
           << Kernel << P.When << P.Bytes << P.Reach << Launched
           << Call->getSourceRange();
+    noteHelperLaunch(P);
     std::string Thread =
         SharedAccessCollector::describeThread(P.Thread, P.Shape);
     Check.diag(P.Access->getBeginLoc(),
@@ -122,6 +129,16 @@ public:
   }
 
 private:
+  void noteHelperLaunch(const DynamicSharedProblem &P) {
+    if (P.Launch->Route != LaunchRoute::Helper)
+      return;
+    Check.diag(P.Launch->Call->getBeginLoc(),
+               "'%0' is launched here, inside '%1'", DiagnosticIDs::Note)
+        << P.Launch->Kernel->getNameAsString()
+        << P.Launch->Caller->getNameAsString()
+        << P.Launch->Call->getSourceRange();
+  }
+
   void noteAccess(const DynamicSharedProblem &P, const char *Text) {
     if (!P.Access)
       return;

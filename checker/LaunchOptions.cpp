@@ -95,4 +95,31 @@ const ProgramLaunches *LaunchIndexOptions::index() const {
   return ReadDir.empty() ? nullptr : ProgramLaunches::load(ReadDir);
 }
 
+void noteUnevaluatedLaunches(ClangTidyCheck &Check,
+                             const clang::cuda_tidy::LaunchModel &Launches,
+                             const clang::cuda_tidy::BlockShape &Shape,
+                             const FunctionDecl *Kernel) {
+  using clang::cuda_tidy::KernelLaunch;
+  using clang::cuda_tidy::LaunchRoute;
+  if (!Shape.Assumed)
+    return;
+  unsigned Noted = 0;
+  for (const KernelLaunch *L : Launches.unevaluatedLaunchesOf(Kernel)) {
+    if (!L->Call || Noted == 3)
+      continue;
+    ++Noted;
+    if (L->Route == LaunchRoute::Helper)
+      Check.diag(L->HelperCall->getBeginLoc(),
+                 "the block of the launch of '%0' through this call is not a "
+                 "constant: %1",
+                 DiagnosticIDs::Note)
+          << Kernel->getNameAsString() << L->Unresolved;
+    else
+      Check.diag(L->Call->getBeginLoc(),
+                 "the block of this launch of '%0' is not a constant: %1",
+                 DiagnosticIDs::Note)
+          << Kernel->getNameAsString() << L->Unresolved;
+  }
+}
+
 } // namespace clang::tidy::cuda_tidy

@@ -6,7 +6,8 @@
 // launch index to read or write (LaunchIndex, WriteLaunchIndex; see
 // model/ProgramLaunches.h). They live beside the checks because they read
 // clang-tidy's options; the launch model (model/LaunchModel.h) takes what
-// they give.
+// they give. Also here, as it writes diagnostics: the notes that name the
+// launches a kernel's assumed shape could not be read from.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +15,7 @@
 #define CUDA_TIDY_LAUNCHOPTIONS_H
 
 #include "analysis/SharedAccesses.h"
+#include "model/LaunchModel.h"
 #include "model/ProgramLaunches.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include <clang-tidy/ClangTidyCheck.h>
@@ -66,6 +68,14 @@ public:
 private:
   std::string ReadDir, WriteDir;
 };
+
+/// When \p Shape, the shape a report about \p Kernel was found with, is
+/// assumed because launches of \p Kernel have no constant block: a note at
+/// each such launch (at most three) saying why, as the model tells it.
+void noteUnevaluatedLaunches(ClangTidyCheck &Check,
+                             const clang::cuda_tidy::LaunchModel &Launches,
+                             const clang::cuda_tidy::BlockShape &Shape,
+                             const FunctionDecl *Kernel);
 
 } // namespace clang::tidy::cuda_tidy
 

@@ -110,7 +110,9 @@ public:
         << Noun(Race.FirstKind) << Race.First->getSourceRange();
     Check.diag(Where->getBeginLoc(), "for example, %0, with blockDim %1%2",
                DiagnosticIDs::Note)
-        << Race.Witness << Race.Shape.str() << describeShapeOrigin(Race.Shape);
+        << Race.Witness << Race.Shape.str()
+        << describeShapeOrigin(Race.Shape,
+                               Launches.unevaluatedLaunchesOf(Race.Kernel));
     if (!Race.FirstCompletedBy.empty())
       Check.diag(Race.First->getBeginLoc(),
                  "the asynchronous copy is in flight until %0 completes it; "
@@ -131,6 +133,8 @@ public:
                  "a barrier is missing before this statement",
                  DiagnosticIDs::Note);
     }
+    // Last, as they point away from the kernel.
+    noteUnevaluatedLaunches(Check, Launches, Race.Shape, Race.Kernel);
   }
 
   void handleIncomplete(const FunctionDecl *Kernel,

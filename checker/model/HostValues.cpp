@@ -10,6 +10,7 @@
 #include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
 #include "clang/Analysis/Analyses/PostOrderCFGView.h"
 #include "clang/Analysis/FlowSensitive/DataflowWorklist.h"
+#include "clang/Lex/Lexer.h"
 
 namespace clang::cuda_tidy {
 
@@ -314,6 +315,96 @@ HostValues::blockShape(const Expr *Block, const Stmt *At, unsigned Depth) {
     Shape.Dim[I] = *Value;
   }
   return Shape;
+}
+
+std::string HostValues::text(const Stmt *S) const {
+  const SourceManager &SM = Context.getSourceManager();
+  CharSourceRange Range = CharSourceRange::getTokenRange(
+      SM.getExpansionRange(S->getSourceRange()).getAsRange());
+  std::string Text =
+      Lexer::getSourceText(Range, SM, Context.getLangOpts()).str();
+  if (Text.size() > 40)
+    Text = Text.substr(0, 37) + "...";
+  return Text;
+}
+
+std::string HostValues::whyUnknown(const Expr *E, const Stmt *At) {
+  return whyUnknown(E, At, 0);
+}
+
+std::string HostValues::whyUnknown(const Expr *E, const Stmt *At,
+                                   unsigned Depth) {
+  if (!E)
+    return "it is not written at the launch";
+  if (Depth > MaxDepth)
+    return "'" + text(E) + "' is not followed that far";
+  // Copies of a block say nothing of why.
+  for (;;) {
+    E = E->IgnoreImplicit()->IgnoreParenImpCasts();
+    if (const auto *Cast = dyn_cast<CXXFunctionalCastExpr>(E)) {
+      E = Cast->getSubExpr();
+      continue;
+    }
+    if (const auto *Copy = dyn_cast<CXXConstructExpr>(E);
+        Copy && Copy->getNumArgs() == 1 &&
+        Copy->getArg(0)->getType()->isRecordType()) {
+      E = Copy->getArg(0);
+      continue;
+    }
+    break;
+  }
+  if (const auto *Default = dyn_cast<CXXDefaultArgExpr>(E))
+    return whyUnknown(Default->getExpr(), At, Depth + 1);
+  // A block built here: the first extent that is no constant says why.
+  if (!referencedVar(E))
+    if (auto Parts =
+            blockArgumentComponents(E, [](const VarDecl *) { return false; })) {
+      for (const Expr *Part : *Parts)
+        if (Part && Part != E && !evaluate(Part, At))
+          return whyUnknown(Part, At, Depth + 1);
+      if ((*Parts)[0] != E)
+        return "'" + text(E) + "' is not a constant";
+    }
+  if (const VarDecl *Var = referencedVar(E)) {
+    std::string Name = "'" + Var->getNameAsString() + "'";
+    if (isa<ParmVarDecl>(Var))
+      return "it comes from parameter " + Name + " of '" +
+             Function->getNameAsString() + "'";
+    if (!Var->hasLocalStorage())
+      return Var->getInit() ? whyUnknown(Var->getInit(), At, Depth + 1)
+                            : Name + " is a global without an initialiser";
+    auto Defs = reaching(Var, At);
+    if (!Defs)
+      return "the value of " + Name + " that reaches it is not known";
+    if (Defs->empty())
+      return Name + " is read before it is given a value";
+    for (const Definition &D : *Defs)
+      if (!D.Value)
+        return Name + " is changed in a way that is not followed ('" +
+               text(D.Element) + "')";
+    if (Defs->size() > 1)
+      return Name + " has different values on the paths that reach it";
+    // A variable initialised from itself (`dim3 b(b)`) has no definition
+    // reaching its initialiser: read before it is given a value, above.
+    const Definition &Only = Defs->front();
+    return whyUnknown(Only.Value, Only.Element, Depth + 1);
+  }
+  if (isa<MemberExpr, ArraySubscriptExpr>(E) ||
+      (isa<UnaryOperator>(E) &&
+       cast<UnaryOperator>(E)->getOpcode() == UO_Deref))
+    return "it is read from memory ('" + text(E) + "')";
+  if (const auto *Call = dyn_cast<CallExpr>(E)) {
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    return Callee && Callee->getIdentifier()
+               ? "it is the result of a call to '" + Callee->getNameAsString() +
+                     "'"
+               : "it is the result of a call";
+  }
+  if (const auto *BO = dyn_cast<BinaryOperator>(E))
+    for (const Expr *Side : {BO->getLHS(), BO->getRHS()})
+      if (!evaluate(Side, At))
+        return whyUnknown(Side, At, Depth + 1);
+  return "'" + text(E) + "' is not a constant";
 }
 
 } // namespace clang::cuda_tidy

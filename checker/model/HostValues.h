@@ -39,6 +39,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <string>
 
 namespace clang::cuda_tidy {
 
@@ -57,6 +58,11 @@ public:
   /// initialiser or the right side of the assignment that reaches), or
   /// null when several or an unknown change reach.
   const Expr *reachingValue(const VarDecl *Var, const Stmt *At);
+  /// Why \p E (an integer or a block argument) has no constant value at
+  /// \p At, as a note says it: "it comes from parameter 'b' of 'launch'",
+  /// "it is read from memory ('cfg->block')", "'n' has different values on
+  /// the paths that reach it".
+  std::string whyUnknown(const Expr *E, const Stmt *At);
 
 private:
   struct Definition {
@@ -71,6 +77,9 @@ private:
                                        unsigned Depth);
   std::optional<BlockShape> blockShape(const Expr *Block, const Stmt *At,
                                        unsigned Depth);
+  std::string whyUnknown(const Expr *E, const Stmt *At, unsigned Depth);
+  /// \p S as written, shortened for a note.
+  std::string text(const Stmt *S) const;
   /// The CFG element that contains \p S, found through the parent map.
   const Stmt *elementOf(const Stmt *S);
 

@@ -1,11 +1,13 @@
 //===--- LaunchExtents.cpp - The block extents a launch gives ------------===//
 //
-// The barrier check's two questions of the launch model (LaunchModel.h):
-// whether every launch of a kernel gives it warps of one row, and whether
-// every launch's block is exactly an early exit's bound. Both read one
-// dimension of the block, following it through the launching function's
-// locals (HostValues.h) and, for the first, through members of objects
-// built from the caller's values and one launch helper deep.
+// The launch model's reading of a block through the members that hold it
+// (LaunchModel::readBlock: a struct's member, set by its aggregate
+// initialiser or copied by its constructor from the caller's values), and
+// the barrier check's two questions (LaunchModel.h): whether every launch of
+// a kernel gives it warps of one row, and whether every launch's block is
+// exactly an early exit's bound. Both ask of each resolved launch, and read
+// one dimension of the block where the whole shape is not known, following
+// it through the launching function's locals (HostValues.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -288,6 +290,21 @@ const Expr *followValue(const Expr *E,
     }
     if (Path.empty())
       return E;
+    // An aggregate's member is its initialiser (`Params p{dim3(64, 4)}`),
+    // at the field's index when no base or union shifts it.
+    if (const auto *List = dyn_cast<InitListExpr>(E)) {
+      const FieldDecl *Field = Path.front();
+      const CXXRecordDecl *Record = List->getType()->getAsCXXRecordDecl();
+      Record = Record ? Record->getDefinition() : nullptr;
+      if (!Record || Record->isUnion() || Record->getNumBases() ||
+          Field->getParent()->getCanonicalDecl() !=
+              Record->getCanonicalDecl() ||
+          Field->getFieldIndex() >= List->getNumInits())
+        return nullptr;
+      E = List->getInit(Field->getFieldIndex());
+      Path.erase(Path.begin());
+      continue;
+    }
     const auto *Construct = dyn_cast<CXXConstructExpr>(E);
     if (!Construct)
       return nullptr;
@@ -323,13 +340,6 @@ const Expr *apiBlock(const CallExpr *Call, LaunchKind Kind,
   return Address->getSubExpr();
 }
 
-/// Whether \p Launch, a `<<<...>>>` launch, names a kernel whose canonical
-/// declaration is \p Wanted.
-bool namesKernel(const CUDAKernelCallExpr *Launch, const FunctionDecl *Wanted) {
-  const FunctionDecl *Target = chevronKernel(Launch);
-  return Target && Target->getCanonicalDecl() == Wanted;
-}
-
 /// Whether \p Block's x extent at \p At is a constant multiple of 32.
 bool warpRows(const Expr *Block, const Stmt *At, HostValues &Values) {
   const Expr *X = Block ? blockDimension(Block, 0, At, Values) : nullptr;
@@ -339,145 +349,122 @@ bool warpRows(const Expr *Block, const Stmt *At, HostValues &Values) {
 
 } // namespace
 
+std::optional<BlockShape>
+LaunchModel::readBlock(const Expr *Block,
+                       llvm::SmallVectorImpl<const FieldDecl *> &Path,
+                       const Stmt *At, const FunctionDecl *Function,
+                       std::optional<unsigned> &Param) {
+  Param.reset();
+  if (!Block)
+    return std::nullopt;
+  HostValues &Values = valuesIn(Function);
+  if (Path.empty())
+    if (std::optional<BlockShape> Shape = Values.blockShape(Block, At))
+      return Shape;
+  int Parameter = -1;
+  llvm::SmallVector<const FieldDecl *, 4> Members(Path.begin(), Path.end());
+  const Expr *Value =
+      followValue(Block, Members, At, Values, Function, Parameter);
+  if (Parameter >= 0) {
+    Param = Parameter;
+    Path.assign(Members.begin(), Members.end());
+    return std::nullopt;
+  }
+  if (Value && Value != Block)
+    if (std::optional<BlockShape> Shape = Values.blockShape(Value, At))
+      return Shape;
+  // `k<<<g, n>>>` with `int n` a parameter: the dim3 built from it.
+  if (Path.empty())
+    Param = parameterNamed(Block, Function);
+  return std::nullopt;
+}
+
+bool LaunchModel::hasWarpRows(const KernelLaunch &Launch) {
+  if (Launch.Shape && Launch.Shape->Dim[0] > 0 &&
+      Launch.Shape->Dim[0] % 32 == 0)
+    return true;
+  if (!Launch.Call || !Launch.Caller)
+    return false;
+  // The x extent alone, which a block whose other extents are unknown still
+  // gives, read from the block as written.
+  llvm::SmallVector<const FieldDecl *, 4> Path;
+  const Expr *Block = Launch.Kind == LaunchKind::Chevron
+                          ? Launch.Block
+                          : apiBlock(Launch.Call, Launch.Kind, Path);
+  int Param = -1;
+  HostValues &Values = valuesIn(Launch.Caller);
+  const Expr *Value = Block ? followValue(Block, Path, Launch.Call, Values,
+                                          Launch.Caller, Param)
+                            : nullptr;
+  if (Value)
+    return warpRows(Value, Launch.Call, Values);
+  // Read from a parameter of the helper it is written in: from the argument
+  // of the call that hands the kernel to that helper.
+  const CallExpr *Call = Launch.HelperCall;
+  if (Param < 0 || !Call || unsigned(Param) >= Call->getNumArgs() ||
+      definitionOf(Call->getDirectCallee()) != definitionOf(Launch.Caller))
+    return false;
+  int Outer = -1;
+  HostValues &Up = valuesIn(Launch.HelperCaller);
+  Value = followValue(Call->getArg(Param), Path, Call, Up, Launch.HelperCaller,
+                      Outer);
+  return Value && warpRows(Value, Call, Up);
+}
+
+bool LaunchModel::bindsExitBound(const KernelLaunch &Launch, unsigned Dim,
+                                 std::optional<std::int64_t> Value,
+                                 const ParmVarDecl *Parameter) {
+  if (!Launch.Call || !Launch.Caller)
+    return false;
+  HostValues &Values = valuesIn(Launch.Caller);
+  const Expr *Size =
+      Launch.Block ? blockDimension(Launch.Block, Dim, Launch.Call, Values)
+                   : nullptr;
+  std::optional<std::int64_t> SizeValue =
+      Size ? Values.evaluate(Size, Launch.Call) : std::nullopt;
+  // Followed where the block as written is not: through a struct's members
+  // or a helper's parameters.
+  if (!SizeValue && Launch.Shape)
+    SizeValue = Launch.Shape->Dim[Dim];
+  if (!Size && !SizeValue)
+    return false;
+  const VarDecl *Var =
+      Size ? unchangedVariable(Size, Launch.Caller, Context) : nullptr;
+  if (Value)
+    return SizeValue == Value ||
+           (Var && underCase(Launch.Caller->getBody(), Launch.Call, Var, *Value,
+                             Context));
+  unsigned Index = Parameter->getFunctionScopeIndex();
+  if (!Launch.ArgsKnown || Index >= Launch.Args.size())
+    return false;
+  const Expr *Passed = Launch.Args[Index];
+  std::optional<std::int64_t> PassedValue =
+      Values.evaluate(Passed, Launch.Call);
+  if (SizeValue && PassedValue == SizeValue)
+    return true;
+  return Var && Var == unchangedVariable(Passed, Launch.Caller, Context);
+}
+
 bool LaunchModel::launchesBindExitBound(const FunctionDecl *Kernel,
                                         unsigned Dim,
                                         std::optional<std::int64_t> Value,
                                         const ParmVarDecl *Parameter) {
   if (Dim > 2 || (!Value && !Parameter))
     return false;
-  const FunctionDecl *Wanted = Kernel->getCanonicalDecl();
-  bool Any = false;
-  for (const FunctionDecl *Caller : Functions)
-    for (const Site &S : sitesOf(Caller)) {
-      const auto *Launch = dyn_cast<CUDAKernelCallExpr>(S.Call);
-      if (!Launch || !namesKernel(Launch, Wanted))
-        continue;
-      Any = true;
-      HostValues &Values = valuesIn(Caller);
-      const Expr *Size = Launch->getConfig()->getNumArgs() > 1
-                             ? blockDimension(Launch->getConfig()->getArg(1),
-                                              Dim, Launch, Values)
-                             : nullptr;
-      if (!Size)
-        return false;
-      std::optional<std::int64_t> SizeValue = Values.evaluate(Size, Launch);
-      if (Value) {
-        if (SizeValue == Value)
-          continue;
-        const VarDecl *Var = unchangedVariable(Size, Caller, Context);
-        if (!Var || !underCase(Caller->getBody(), Launch, Var, *Value, Context))
-          return false;
-        continue;
-      }
-      unsigned Index = Parameter->getFunctionScopeIndex();
-      if (Index >= Launch->getNumArgs())
-        return false;
-      const Expr *Passed = Launch->getArg(Index);
-      std::optional<std::int64_t> PassedValue = Values.evaluate(Passed, Launch);
-      if (SizeValue && PassedValue == SizeValue)
-        continue;
-      const VarDecl *Var = unchangedVariable(Size, Caller, Context);
-      if (!Var || Var != unchangedVariable(Passed, Caller, Context))
-        return false;
-    }
-  return Any;
+  resolve();
+  std::vector<const KernelLaunch *> Launched = launchesOf(definitionOf(Kernel));
+  return !Launched.empty() &&
+         llvm::all_of(Launched, [&](const KernelLaunch *L) {
+           return bindsExitBound(*L, Dim, Value, Parameter);
+         });
 }
 
 bool LaunchModel::launchesHaveWarpRows(const FunctionDecl *Kernel) {
-  const FunctionDecl *Wanted = Kernel->getCanonicalDecl();
-  bool Any = false, All = true;
-  // Whether the block \p Block (with \p Path the members to read of it) in
-  // \p Function at \p At has warp rows; a parameter of \p Function it is
-  // read from is set in \p Param, and then it is not known.
-  auto HasWarpRows = [&](const Expr *Block,
-                         llvm::SmallVectorImpl<const FieldDecl *> &Path,
-                         const Stmt *At, const FunctionDecl *Function,
-                         int &Param) {
-    HostValues &Values = valuesIn(Function);
-    const Expr *Value =
-        Block ? followValue(Block, Path, At, Values, Function, Param) : nullptr;
-    return Value && warpRows(Value, At, Values);
-  };
-  for (const FunctionDecl *Caller : Functions) {
-    // A block read where the kernel is launched, in the caller.
-    auto Check = [&](const Expr *Block,
-                     llvm::SmallVectorImpl<const FieldDecl *> &Path,
-                     const Stmt *At) {
-      int Param = -1;
-      if (!HasWarpRows(Block, Path, At, Caller, Param))
-        All = false;
-    };
-    // The launches a function the kernel is passed to makes of parameter
-    // \p Index, with a block read from its parameters: checked with the
-    // arguments of \p Call.
-    auto CheckWrapper = [&](const CallExpr *Call, const FunctionDecl *Wrapper,
-                            unsigned Index) {
-      const FunctionDecl *Definition = nullptr;
-      if (!Wrapper->hasBody(Definition) || Index >= Definition->getNumParams())
-        return;
-      for (const Site &S : sitesOf(Definition)) {
-        if (!S.Launch)
-          continue;
-        llvm::SmallVector<const FieldDecl *, 4> Path;
-        const Expr *Callee, *Block;
-        if (const auto *Launch = dyn_cast<CUDAKernelCallExpr>(S.Call)) {
-          Callee = Launch->getCallee();
-          Block = Launch->getConfig()->getNumArgs() > 1
-                      ? Launch->getConfig()->getArg(1)
-                      : nullptr;
-        } else {
-          Callee = apiKernelArgument(S.Call, *S.Launch);
-          Block = apiBlock(S.Call, *S.Launch, Path);
-        }
-        if (kernelParameter(Callee, Definition) != Index)
-          continue;
-        Any = true;
-        int Param = -1;
-        if (HasWarpRows(Block, Path, S.Call, Definition, Param))
-          continue;
-        // Not known in the helper: known where its block parameter comes
-        // from, or not at all.
-        if (Param < 0 || unsigned(Param) >= Call->getNumArgs()) {
-          All = false;
-          continue;
-        }
-        Check(Call->getArg(Param), Path, Call);
-      }
-    };
-    for (const Site &S : sitesOf(Caller)) {
-      llvm::SmallVector<const FieldDecl *, 4> Path;
-      if (const auto *Launch = dyn_cast<CUDAKernelCallExpr>(S.Call)) {
-        if (!namesKernel(Launch, Wanted))
-          continue;
-        Any = true;
-        Check(Launch->getConfig()->getNumArgs() > 1
-                  ? Launch->getConfig()->getArg(1)
-                  : nullptr,
-              Path, Launch);
-        continue;
-      }
-      if (S.Launch) {
-        const FunctionDecl *Target =
-            kernelNamed(apiKernelArgument(S.Call, *S.Launch));
-        if (Target && Target->getCanonicalDecl() == Wanted) {
-          Any = true;
-          Check(apiBlock(S.Call, *S.Launch, Path), Path, S.Call);
-        }
-        continue;
-      }
-      const FunctionDecl *Wrapper = S.Call->getDirectCallee();
-      if (!Wrapper || isa<CXXMethodDecl>(Wrapper))
-        continue;
-      for (unsigned I = 0; I < S.Call->getNumArgs(); ++I) {
-        const FunctionDecl *Passed = kernelNamed(S.Call->getArg(I));
-        if (Passed && Passed->getCanonicalDecl() == Wanted)
-          CheckWrapper(S.Call, Wrapper, I);
-      }
-    }
-    if (!All)
-      return false;
-  }
-  return Any && All;
+  resolve();
+  std::vector<const KernelLaunch *> Launched = launchesOf(definitionOf(Kernel));
+  return !Launched.empty() &&
+         llvm::all_of(Launched,
+                      [&](const KernelLaunch *L) { return hasWarpRows(*L); });
 }
 
 } // namespace clang::cuda_tidy

@@ -1,7 +1,7 @@
 //===--- LaunchModel.cpp - The launches of a program's kernels ------------===//
 //
-// See LaunchModel.h for the design. The barrier check's questions, which
-// read block extents by rules of their own, are in LaunchExtents.cpp.
+// See LaunchModel.h for the design. Following a block through the members
+// that hold it, and the barrier check's questions, are in LaunchExtents.cpp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -298,17 +298,7 @@ void LaunchModel::resolveChevron(const CUDAKernelCallExpr *Launch,
                  kernelParameter(Launch->getCallee(), Caller)) {
     // A launch helper: the kernel and perhaps the block come from its
     // callers (resolveHelperLaunches).
-    HelperLaunch Helper;
-    Helper.Helper = definitionOf(Caller);
-    Helper.KernelParameter = *Parameter;
-    Helper.Launch = Launch;
-    Helper.Launcher = Caller;
-    if (Base.Block) {
-      Helper.Shape = valuesIn(Caller).blockShape(Base.Block, Launch);
-      if (!Helper.Shape)
-        Helper.BlockParameter = parameterNamed(Base.Block, Caller);
-    }
-    HelperLaunches.push_back(Helper);
+    addHelperLaunch(Base, *Parameter);
     return;
   } else if (const VarDecl *Pointer =
                  localPointer(Launch->getCallee(), Caller)) {
@@ -328,14 +318,15 @@ void LaunchModel::resolveChevron(const CUDAKernelCallExpr *Launch,
     return;
   HostValues &Here = valuesIn(Caller);
   // One launch, evaluated once for all the kernels it may launch.
+  llvm::SmallVector<const FieldDecl *, 2> Path;
+  std::optional<unsigned> Param;
   std::optional<BlockShape> Shape =
-      Base.Block ? Here.blockShape(Base.Block, Launch) : std::nullopt;
+      readBlock(Base.Block, Path, Launch, Caller, Param);
   Base.ConstantBytes = Base.Bytes ? Here.evaluate(Base.Bytes, Launch)
                                   : std::optional<std::int64_t>(0);
   if (!Shape)
-    Base.Unresolved = Base.Block ? "its block is not a constant where it "
-                                   "is launched"
-                                 : "it passes no block";
+    Base.Unresolved =
+        Base.Block ? Here.whyUnknown(Base.Block, Launch) : "it passes no block";
   for (const FunctionDecl *Kernel : Targets) {
     KernelLaunch L = Base;
     L.Kernel = Kernel;
@@ -367,7 +358,10 @@ void LaunchModel::resolveApiLaunch(const CallExpr *Call, LaunchKind Kind,
   L.Caller = Caller;
   L.From = where(Call);
   L.Kernel = kernelNamed(apiKernelArgument(Call, Kind));
-  if (!L.Kernel) {
+  std::optional<unsigned> KernelParameter =
+      L.Kernel ? std::nullopt
+               : kernelParameter(apiKernelArgument(Call, Kind), Caller);
+  if (!L.Kernel && !KernelParameter) {
     Unnamed.push_back(
         {Call, nullptr, "the launched kernel is not named at the call"});
     return;
@@ -392,15 +386,50 @@ void LaunchModel::resolveApiLaunch(const CallExpr *Call, LaunchKind Kind,
   } else {
     L.Unresolved = "its configuration is not a variable";
   }
+  if (KernelParameter) {
+    // A launch helper's, as for a `<<<...>>>` launch of a parameter.
+    addHelperLaunch(L, *KernelParameter);
+    return;
+  }
   HostValues &Here = valuesIn(Caller);
   L.ConstantBytes =
       L.Bytes ? Here.evaluate(L.Bytes, Call) : std::optional<std::int64_t>(0);
   if (L.Block) {
-    L.Shape = Here.blockShape(L.Block, Call);
+    llvm::SmallVector<const FieldDecl *, 2> Path;
+    std::optional<unsigned> Param;
+    L.Shape = readBlock(L.Block, Path, Call, Caller, Param);
     if (!L.Shape)
-      L.Unresolved = "its block is not a constant where it is launched";
+      L.Unresolved = Here.whyUnknown(L.Block, Call);
   }
   add(std::move(L));
+}
+
+void LaunchModel::addHelperLaunch(const KernelLaunch &Written,
+                                  unsigned KernelParameter) {
+  HelperLaunch Helper;
+  Helper.Helper = definitionOf(Written.Caller);
+  Helper.KernelParameter = KernelParameter;
+  Helper.Written = Written;
+  // The arguments are the helper's own: no relation or value of them
+  // describes the kernel's parameters.
+  Helper.Written.Args.clear();
+  Helper.Written.ArgsKnown = false;
+  HostValues &Here = valuesIn(Written.Caller);
+  if (Written.Block) {
+    Helper.Shape = readBlock(Written.Block, Helper.BlockPath, Written.Call,
+                             Written.Caller, Helper.BlockParameter);
+    if (!Helper.Shape && !Helper.BlockParameter)
+      Helper.Why = Here.whyUnknown(Written.Block, Written.Call);
+  } else {
+    Helper.Why =
+        Written.Unresolved.empty() ? "it passes no block" : Written.Unresolved;
+  }
+  Helper.ConstantBytes = Written.Bytes
+                             ? Here.evaluate(Written.Bytes, Written.Call)
+                             : std::optional<std::int64_t>(0);
+  if (!Helper.ConstantBytes)
+    Helper.BytesParameter = parameterNamed(Written.Bytes, Written.Caller);
+  HelperLaunches.push_back(std::move(Helper));
 }
 
 void LaunchModel::resolveHelperLaunches() {
@@ -412,28 +441,42 @@ void LaunchModel::resolveHelperLaunches() {
       if (definitionOf(Call->getDirectCallee()) != Launch.Helper ||
           Launch.KernelParameter >= Call->getNumArgs())
         continue;
-      std::optional<BlockShape> Shape = Launch.Shape;
-      std::optional<unsigned> BlockParameter;
-      if (!Shape && Launch.BlockParameter &&
-          *Launch.BlockParameter < Call->getNumArgs()) {
-        const Expr *Block = Call->getArg(*Launch.BlockParameter);
-        Shape = valuesIn(Caller).blockShape(Block, Call);
-        if (!Shape)
-          BlockParameter = parameterNamed(Block, Caller);
+      HelperLaunch Outer = Launch;
+      Outer.Helper = Caller;
+      Outer.Depth = Launch.Depth + 1;
+      Outer.BlockParameter.reset();
+      if (!Launch.Shape && Launch.BlockParameter) {
+        const Expr *Block = *Launch.BlockParameter < Call->getNumArgs()
+                                ? Call->getArg(*Launch.BlockParameter)
+                                : nullptr;
+        Outer.Shape = readBlock(Block, Outer.BlockPath, Call, Caller,
+                                Outer.BlockParameter);
+        if (!Outer.Shape && !Outer.BlockParameter)
+          Outer.Why = Block ? valuesIn(Caller).whyUnknown(Block, Call)
+                            : "the helper's call passes no block";
+      }
+      Outer.BytesParameter.reset();
+      if (!Launch.ConstantBytes && Launch.BytesParameter &&
+          *Launch.BytesParameter < Call->getNumArgs()) {
+        const Expr *Bytes = Call->getArg(*Launch.BytesParameter);
+        Outer.ConstantBytes = valuesIn(Caller).evaluate(Bytes, Call);
+        if (!Outer.ConstantBytes)
+          Outer.BytesParameter = parameterNamed(Bytes, Caller);
       }
       const Expr *Argument = Call->getArg(Launch.KernelParameter);
       if (std::optional<unsigned> Passed = parameterNamed(Argument, Caller)) {
-        HelperLaunch Outer{Caller,         *Passed,          Shape,
-                           BlockParameter, Launch.Depth + 1, Launch.Launch,
-                           Launch.Launcher};
+        Outer.KernelParameter = *Passed;
         // A helper called several times with the same parameters is one
         // helper launch of its caller.
         bool Known = llvm::any_of(HelperLaunches, [&](const HelperLaunch &H) {
           return H.Helper == Outer.Helper &&
                  H.KernelParameter == Outer.KernelParameter &&
                  H.BlockParameter == Outer.BlockParameter &&
+                 H.BlockPath == Outer.BlockPath &&
                  H.Shape.has_value() == Outer.Shape.has_value() &&
-                 (!H.Shape || H.Shape->Dim == Outer.Shape->Dim);
+                 (!H.Shape || H.Shape->Dim == Outer.Shape->Dim) &&
+                 H.BytesParameter == Outer.BytesParameter &&
+                 H.ConstantBytes == Outer.ConstantBytes;
         });
         if (Launch.Depth < 4 && !Known)
           HelperLaunches.push_back(Outer);
@@ -444,28 +487,20 @@ void LaunchModel::resolveHelperLaunches() {
         Targets = PointerTargets::of(Pointer, Caller);
       else if (const FunctionDecl *Kernel = kernelNamed(Argument))
         Targets.push_back(Kernel);
-      const CallExpr *Config =
-          cast<CUDAKernelCallExpr>(Launch.Launch)->getConfig();
       for (const FunctionDecl *Kernel : Targets) {
-        KernelLaunch L;
+        KernelLaunch L = Launch.Written;
         L.Kernel = Kernel;
         L.Route = LaunchRoute::Helper;
-        L.Call = Launch.Launch;
-        L.Caller = Launch.Launcher;
         L.HelperCall = Call;
-        L.From = where(Launch.Launch);
+        L.HelperCaller = Caller;
         L.HelperFrom = where(Call);
-        L.Grid = Config->getNumArgs() > 0 ? Config->getArg(0) : nullptr;
-        L.Block = Config->getNumArgs() > 1 ? Config->getArg(1) : nullptr;
-        L.Bytes =
-            Config->getNumArgs() > 2 ? withDefault(Config->getArg(2)) : nullptr;
-        L.Shape = Shape;
-        if (!Shape)
-          L.Unresolved = Launch.BlockParameter || BlockParameter
-                             ? "the block its helper is given is not a "
-                               "constant"
-                             : "the block in its helper is neither a "
-                               "constant nor a parameter of the helper";
+        L.Shape = Outer.Shape;
+        L.ConstantBytes = Outer.ConstantBytes;
+        if (!L.Shape)
+          L.Unresolved = Outer.BlockParameter
+                             ? valuesIn(Caller).whyUnknown(
+                                   Call->getArg(*Launch.BlockParameter), Call)
+                             : Outer.Why;
         add(std::move(L));
       }
     }
@@ -498,10 +533,13 @@ void LaunchModel::add(KernelLaunch Launch) {
   switch (Launch.Route) {
   case LaunchRoute::Named:
   case LaunchRoute::LocalPointer:
-    if (Launch.Kind == LaunchKind::Chevron) {
-      addShape(Known, Launch);
+    addShape(Known, Launch);
+    // An API launch passes its arguments through a buffer or a pack that
+    // no relation is read from.
+    if (Launch.Kind == LaunchKind::Chevron)
       addRelations(Known, Launch);
-    }
+    else
+      Known.RelationsKnown = false;
     break;
   case LaunchRoute::Helper:
     addShape(Known, Launch);
@@ -567,6 +605,13 @@ LaunchModel::launchesOf(const FunctionDecl *Kernel) const {
   if (const KernelFacts *Known = factsOf(Kernel))
     for (unsigned I : Known->Launches)
       Result.push_back(&Launches[I]);
+  return Result;
+}
+
+std::vector<const KernelLaunch *>
+LaunchModel::unevaluatedLaunchesOf(const FunctionDecl *Kernel) const {
+  std::vector<const KernelLaunch *> Result = launchesOf(Kernel);
+  llvm::erase_if(Result, [](const KernelLaunch *L) { return L->Shape; });
   return Result;
 }
 
@@ -654,25 +699,27 @@ std::vector<const KernelLaunch *> LaunchModel::byteCountLaunches() const {
         Result.push_back(&L);
       continue;
     }
-    if (L.Route == LaunchRoute::Named &&
-        L.Kind != LaunchKind::LaunchKernelExC && L.Block && L.Kernel->hasBody())
+    if (L.Block && L.Kernel->hasBody())
       Result.push_back(&L);
   }
   return Result;
 }
 
 bool LaunchModel::writeIndex(llvm::StringRef Dir) {
-  resolveLaunches();
+  resolve();
   const SourceManager &SM = Context.getSourceManager();
   llvm::StringRef MainFile = mainFileName(SM);
   if (MainFile.empty())
     return false;
   std::vector<IndexedLaunch> Seen;
   for (const KernelLaunch &L : Launches) {
-    if (L.Kind != LaunchKind::Chevron || L.From.empty() ||
-        (L.Route != LaunchRoute::Named && L.Route != LaunchRoute::LocalPointer))
+    // A helper's launch is recorded where the helper is handed the kernel:
+    // there its block is decided.
+    bool Helper = L.Route == LaunchRoute::Helper;
+    if ((Helper ? L.HelperFrom : L.From).empty())
       continue;
-    SourceLocation At = SM.getExpansionLoc(L.Call->getBeginLoc());
+    SourceLocation At =
+        SM.getExpansionLoc((Helper ? L.HelperCall : L.Call)->getBeginLoc());
     IndexedLaunch Indexed;
     Indexed.Kernel = kernelKey(L.Kernel);
     Indexed.Name = L.Kernel->getNameAsString();
@@ -689,17 +736,25 @@ bool LaunchModel::writeIndex(llvm::StringRef Dir) {
   return ProgramLaunches::write(Dir, MainFile, Seen);
 }
 
-std::string describeShapeOrigin(const BlockShape &Shape) {
+std::string
+describeShapeOrigin(const BlockShape &Shape,
+                    llvm::ArrayRef<const KernelLaunch *> Unevaluated) {
   if (!Shape.Assumed)
     return Shape.Origin.empty() ? "" : " (" + Shape.Origin + ")";
-  // Relations are read from launches: those launches' blocks are not
-  // constants.
   std::string Why = "no launch of this kernel was found";
-  if (!Shape.Relations.empty()) {
-    const std::string &From = Shape.Relations.front().From;
-    Why = From.find(',') == std::string::npos
-              ? "the block of the launch at " + From + " is not a constant"
-              : "the blocks of the launches at " + From + " are not constants";
+  if (!Unevaluated.empty()) {
+    std::string At;
+    for (const KernelLaunch *L : Unevaluated) {
+      const std::string &From =
+          L->Route == LaunchRoute::Helper ? L->HelperFrom : L->From;
+      if (From.empty() || llvm::is_contained(llvm::split(At, ", "), From))
+        continue;
+      At += (At.empty() ? "" : ", ") + From;
+    }
+    bool One = Unevaluated.size() == 1 || At.find(',') == std::string::npos;
+    Why = At.empty() ? "the launches of this kernel have no constant block"
+          : One ? "the block of the launch at " + At + " is not a constant"
+                : "the blocks of the launches at " + At + " are not constants";
   }
   if (Shape.Origin.empty())
     return " (assumed: " + Why + ")";

@@ -41,31 +41,34 @@
 // its calls that hand a kernel or a function pointer on, are read from its
 // body once, when first asked. resolve(), at the end of the translation
 // unit, names each launch's kernel, evaluates its configuration with one
-// HostValues per launching function, follows the launch helpers and adds
-// the index's launches: each launch is resolved once, whichever question
-// is asked of it. The barrier check's questions need no resolving.
+// HostValues per launching function, follows the block through the
+// members of the structs that hold it (LaunchExtents.cpp) and through the
+// launch helpers' parameters (the bytes too), and adds the index's
+// launches: each launch is resolved once, whichever question is asked of
+// it. The barrier check's questions resolve on first asking.
 //
 // ## What each check asks
+// Every question reads every launch of the kernel that the model resolves,
+// by every route and kind; each check keeps only its own rule for what a
+// launch tells it.
 //  - cuda-shared-memory-race and cuda-bank-conflict: the block shapes to
 //    analyse a kernel with (shapesFor) and the relations its launches give
-//    its parameters (relationsOf), from its `<<<...>>>` launches by every
-//    route. A kernel handed to any other call (cudaLaunchKernel, a helper
-//    whose launch is not read) has no relations.
+//    its parameters (relationsOf). A kernel handed to an API launch or a
+//    helper has no relations: its arguments are not read there. When a
+//    launch's block is no constant, the kernel is analysed with assumed
+//    shapes, and the notes name that launch and say why
+//    (unevaluatedLaunchesOf, describeShapeOrigin).
 //  - cuda-divergent-barrier: whether every launch gives the block an x
-//    extent that is a multiple of 32 (launchesHaveWarpRows), read from the
-//    `<<<...>>>` and API launches that name the kernel and from launch
-//    helpers one call deep, following the block through members of objects
-//    built from the caller's values; and whether every launch's block is
-//    exactly an early exit's bound (launchesBindExitBound), from the
-//    `<<<...>>>` launches that name the kernel.
+//    extent that is a multiple of 32 (launchesHaveWarpRows: the launch's
+//    shape, or its x extent alone, read in the launching function and, for
+//    a helper's launch, at the call one level up); and whether every
+//    launch's block is exactly an early exit's bound
+//    (launchesBindExitBound).
 //  - cuda-dynamic-shared-bounds: the launches whose bytes it compares with
-//    what the kernel reaches (byteCountLaunches): the `<<<...>>>`,
-//    cudaLaunchKernel, cudaLaunchCooperativeKernel and cudaLaunchKernelEx
-//    launches that name a kernel defined here, and other files' launches
-//    whose block and bytes the index knows; and the cudaFuncSetAttribute
-//    calls that raise a kernel's limit (sharedSizeAttributes).
-// Each question reads the routes its check has always read: giving one a
-// route more changes what its check reports, and is a change of its own.
+//    what the kernel reaches (byteCountLaunches): every launch of a kernel
+//    defined here whose block is written, and other files' launches whose
+//    block and bytes the index knows; and the cudaFuncSetAttribute calls
+//    that raise a kernel's limit (sharedSizeAttributes).
 //
 //===----------------------------------------------------------------------===//
 
@@ -116,8 +119,10 @@ struct KernelLaunch {
   /// The function Call is written in; null for another file's launch.
   const FunctionDecl *Caller = nullptr;
   /// Route::Helper: the call that hands the kernel to a helper, in the
-  /// function that names the kernel (or sets the pointer to it).
+  /// function that names the kernel (or sets the pointer to it), and that
+  /// function.
   const CallExpr *HelperCall = nullptr;
+  const FunctionDecl *HelperCaller = nullptr;
   /// "main.cu:12": where Call is, or the line the index names; empty when
   /// the launch is in no file (a built-in buffer).
   std::string From;
@@ -132,19 +137,22 @@ struct KernelLaunch {
   /// The kernel's arguments, when the launch passes them one by one.
   llvm::SmallVector<const Expr *, 8> Args;
   bool ArgsKnown = false;
-  /// The block's shape when it is a constant along the launch's path; for
-  /// a `<<<...>>>` launch named or through a local pointer, with the
-  /// constant values it passes for integer parameters (Arguments,
-  /// ArgumentsFrom); for another file's, with Origin "launched in ...".
+  /// The block's shape when it is a constant along the launch's path
+  /// (through the members of a struct that holds it, and through the
+  /// parameters of the helpers it is passed down); for a `<<<...>>>` launch
+  /// named or through a local pointer, with the constant values it passes
+  /// for integer parameters (Arguments, ArgumentsFrom); for another file's,
+  /// with Origin "launched in ...".
   std::optional<BlockShape> Shape;
-  /// The dynamic shared bytes when a constant (0 when none is passed); not
-  /// followed through helpers.
+  /// The dynamic shared bytes when a constant (0 when none is passed),
+  /// followed through the parameters of helpers as the block is.
   std::optional<std::int64_t> ConstantBytes;
   /// The relations this launch gives the kernel's parameters
   /// (ArgumentRelation); read for `<<<...>>>` launches named or through a
   /// local pointer.
   llvm::SmallVector<ArgumentRelation, 1> Relations;
-  /// Why Shape is none; empty when it is known.
+  /// Why Shape is none, as a note says it ("it comes from parameter 'b' of
+  /// 'launch'"); empty when it is known.
   std::string Unresolved;
 };
 
@@ -190,8 +198,8 @@ public:
   /// Call once, after the last collect(); the questions below but the
   /// barrier check's read what it resolved.
   void resolve(const ProgramLaunches *Index = nullptr);
-  /// Writes the `<<<...>>>` launches named or through local pointers to the
-  /// launch index in \p Dir (the pre-pass), resolving them first; false on
+  /// Writes every launch of the unit, by every route and kind, to the launch
+  /// index in \p Dir (the pre-pass), resolving them first; false on
   /// failure.
   bool writeIndex(llvm::StringRef Dir);
 
@@ -203,20 +211,25 @@ public:
   /// The launches of \p Kernel (a definition), in that order.
   std::vector<const KernelLaunch *>
   launchesOf(const FunctionDecl *Kernel) const;
+  /// The launches of \p Kernel whose block is no constant, in that order:
+  /// what a note names when the kernel is analysed with assumed shapes.
+  std::vector<const KernelLaunch *>
+  unevaluatedLaunchesOf(const FunctionDecl *Kernel) const;
   /// The launches without a known block, and those whose kernel cannot be
   /// told.
   std::vector<UnresolvedLaunch> unresolved() const;
   /// The grid of \p Launch when it is a constant along the launch's path.
   std::optional<BlockShape> grid(const KernelLaunch &Launch);
 
-  /// The constant block shapes of \p Kernel's `<<<...>>>` launches in the
-  /// unit (at most four, each with the argument values all its launches
-  /// pass); empty when there is none or one whose shape is not a constant.
+  /// The constant block shapes of \p Kernel's launches in the unit, by
+  /// every route and kind (at most four, each with the argument values all its
+  /// launches pass); empty when there is none or one whose shape is not a
+  /// constant.
   llvm::ArrayRef<BlockShape> shapesOf(const FunctionDecl *Kernel) const;
   /// The relations between its parameters, its block and the arguments
   /// that every launch of \p Kernel in the unit gives (BlockShape::Relations);
   /// none when a launch passes something else, the kernel is handed to a
-  /// call whose launches are not read (cudaLaunchKernel, a helper), is
+  /// call whose arguments are not read (an API launch, a helper), is
   /// launched from device code, or is launched in another file too.
   llvm::SmallVector<ArgumentRelation, 1>
   relationsOf(const FunctionDecl *Kernel) const;
@@ -235,32 +248,32 @@ public:
   /// Whether \p Kernel has at least one launch in the recorded functions
   /// and every one gives its block an x extent that is a constant multiple
   /// of 32, so that each warp is 32 consecutive x of one row and a lane is
-  /// `threadIdx.x % 32`. Read: `<<<...>>>` launches and cudaLaunchKernel,
-  /// cudaLaunchCooperativeKernel, cudaLaunchKernelEx(C) (the config's
-  /// blockDim) that name the kernel; and, one call deep, a function the
-  /// kernel is passed to that launches its parameter so, with a block read
-  /// from its own parameters (through members of objects whose constructors
-  /// copy them from their arguments, as ggml's `ggml_cuda_kernel_launch
-  /// (kernel, params, ...)` does). Passing the kernel to anything else
-  /// (`cudaFuncGetAttributes`) is no launch.
+  /// `threadIdx.x % 32`. Read: every launch the model resolves, with its
+  /// constant shape, or else the x extent alone as the block is written
+  /// (the config's blockDim for cudaLaunchKernelEx(C)), through members of
+  /// objects whose constructors copy them from their arguments (as ggml's
+  /// `ggml_cuda_kernel_launch(kernel, params, ...)` does) and, for a
+  /// helper's launch, from the argument of the call one level up. Passing
+  /// the kernel to anything else (`cudaFuncGetAttributes`) is no launch.
   bool launchesHaveWarpRows(const FunctionDecl *Kernel);
-  /// Whether \p Kernel has at least one `<<<...>>>` launch naming it in the
-  /// recorded functions and every one gives its block exactly the bound of
+  /// Whether \p Kernel has at least one launch in the recorded functions
+  /// and every one gives its block exactly the bound of
   /// an early exit `threadIdx.<Dim> >= bound` as threads in dimension \p Dim:
   /// the constant \p Value of the kernel's instantiation, or what the launch
-  /// passes for \p Parameter. The launch's dimension may be a variable the
-  /// launching function never changes: the same one passed for \p Parameter,
-  /// or one a `switch` on it has fixed to \p Value (`switch (k) { case 32:
-  /// kernel<32><<<g, dim3(32, k)>>>(...); break; }`). No thread then leaves
-  /// at the exit.
+  /// passes for \p Parameter (a launch whose arguments are not read, an API
+  /// or helper launch, passes nothing known). The launch's dimension may be a
+  /// variable the launching function never changes: the same one passed for \p
+  /// Parameter, or one a `switch` on it has fixed to \p Value (`switch (k) {
+  /// case 32: kernel<32><<<g, dim3(32, k)>>>(...); break; }`). No thread then
+  /// leaves at the exit.
   bool launchesBindExitBound(const FunctionDecl *Kernel, unsigned Dim,
                              std::optional<std::int64_t> Value,
                              const ParmVarDecl *Parameter);
 
   /// The launches the dynamic-shared check compares with the kernel's
-  /// reach: named `<<<...>>>`, cudaLaunchKernel, cudaLaunchCooperativeKernel
-  /// and cudaLaunchKernelEx launches of kernels with a body whose block is
-  /// read, then other files' launches with a constant block and byte count.
+  /// reach: the launches of kernels with a body whose block is written, by
+  /// every route and kind, then other files' launches with a constant block
+  /// and byte count.
   std::vector<const KernelLaunch *> byteCountLaunches() const;
   llvm::ArrayRef<SharedSizeAttribute> sharedSizeAttributes() const {
     return SizeAttributes;
@@ -274,17 +287,21 @@ private:
     const CallExpr *Call = nullptr;
     std::optional<LaunchKind> Launch;
   };
-  /// A `<<<...>>>` launch inside Helper of its parameter KernelParameter,
-  /// written in Launcher; its block is Shape when that is known there, else
-  /// parameter BlockParameter's argument, else unknown.
+  /// A launch (Written: a `<<<...>>>` or API launch and the function it is
+  /// written in) of Helper's parameter KernelParameter; its block is Shape
+  /// when that is known there, else BlockPath of parameter BlockParameter's
+  /// argument, else unknown (Why); its bytes likewise.
   struct HelperLaunch {
     const FunctionDecl *Helper = nullptr;
     unsigned KernelParameter = 0;
+    KernelLaunch Written;
     std::optional<BlockShape> Shape;
     std::optional<unsigned> BlockParameter;
+    llvm::SmallVector<const FieldDecl *, 2> BlockPath;
+    std::string Why;
+    std::optional<std::int64_t> ConstantBytes;
+    std::optional<unsigned> BytesParameter;
     unsigned Depth = 0;
-    const CallExpr *Launch = nullptr;
-    const FunctionDecl *Launcher = nullptr;
   };
   /// What the launches of one kernel give, merged over them.
   struct KernelFacts {
@@ -309,7 +326,27 @@ private:
   void resolveApiLaunch(const CallExpr *Call, LaunchKind Kind,
                         const FunctionDecl *Caller);
   void readHandOff(const CallExpr *Call);
+  /// Records \p Written, a launch of parameter \p KernelParameter of the
+  /// function it is written in, for the calls of that helper to resolve.
+  void addHelperLaunch(const KernelLaunch &Written, unsigned KernelParameter);
   void resolveHelperLaunches();
+  /// The block shape \p Block (with \p Path the members to read of it)
+  /// has at \p At in \p Function: read by HostValues, else followed
+  /// through the locals and constructions that hold it (LaunchExtents.cpp).
+  /// When it is read from a parameter of \p Function, \p Param is set and
+  /// \p Path holds the members to read of that parameter's argument.
+  std::optional<BlockShape>
+  readBlock(const Expr *Block, llvm::SmallVectorImpl<const FieldDecl *> &Path,
+            const Stmt *At, const FunctionDecl *Function,
+            std::optional<unsigned> &Param);
+  /// Whether \p Launch, of a kernel with lane rules, gives its block an x
+  /// extent that is a constant multiple of 32 (LaunchExtents.cpp).
+  bool hasWarpRows(const KernelLaunch &Launch);
+  /// Whether \p Launch gives its block's dimension \p Dim the exit bound
+  /// of launchesBindExitBound.
+  bool bindsExitBound(const KernelLaunch &Launch, unsigned Dim,
+                      std::optional<std::int64_t> Value,
+                      const ParmVarDecl *Parameter);
   void addIndexed(const ProgramLaunches &Index);
   /// Appends \p Launch and merges it into its kernel's facts.
   void add(KernelLaunch Launch);
@@ -344,11 +381,17 @@ private:
   bool Resolved = false;
 };
 
-/// How a note says where the block shape \p Shape comes from: "" for a
-/// launch in this translation unit, " (assumed: no launch of this kernel was
-/// found)", " (assumed from the extents of 's': no launch of this kernel was
-/// found)".
-std::string describeShapeOrigin(const BlockShape &Shape);
+/// How a note says where the block shape \p Shape a kernel is analysed
+/// with comes from: "" for a launch in this translation unit, " (launched in
+/// main.cu:12)" for another file's; for an assumed shape, why no launch gave
+/// it: " (assumed: the block of the launch at main.cu:40 is not a
+/// constant)" when the kernel has launches, \p Unevaluated
+/// (LaunchModel::unevaluatedLaunchesOf), none with a constant block; " (assumed
+/// from the extents of 's': no launch of this kernel was found)" when it has
+/// none.
+std::string
+describeShapeOrigin(const BlockShape &Shape,
+                    llvm::ArrayRef<const KernelLaunch *> Unevaluated);
 
 } // namespace clang::cuda_tidy
 

@@ -31,8 +31,12 @@ std::optional<unsigned> parameterNamed(const Expr *E,
                                        const FunctionDecl *Function) {
   for (unsigned Depth = 0; E && Depth < 4; ++Depth) {
     E = E->IgnoreImplicit()->IgnoreParenImpCasts();
+    // A copy, or `dim3(n)` with the other extents left at their defaults.
     if (const auto *Construct = dyn_cast<CXXConstructExpr>(E);
-        Construct && Construct->getNumArgs() == 1) {
+        Construct && Construct->getNumArgs() >= 1 &&
+        llvm::all_of(
+            llvm::drop_begin(Construct->arguments()),
+            [](const Expr *Arg) { return isa<CXXDefaultArgExpr>(Arg); })) {
       E = Construct->getArg(0);
       continue;
     }

@@ -27,7 +27,7 @@ const FunctionDecl *kernelNamed(const Expr *E);
 const FunctionDecl *chevronKernel(const CUDAKernelCallExpr *Launch);
 
 /// The parameter of \p Function that \p E names, looking through the copy
-/// of a `dim3` and implicit conversions.
+/// of a `dim3`, a `dim3` built from it alone, and implicit conversions.
 std::optional<unsigned> parameterNamed(const Expr *E,
                                        const FunctionDecl *Function);
 

@@ -7,7 +7,8 @@
 //
 //  - the pre-pass: with the WriteLaunchIndex option (a directory) a check
 //    analyses nothing and writes the launches of its translation unit, one
-//    JSON file per unit: for each `<<<...>>>` launch, the kernel's USR (the
+//    JSON file per unit: for each launch the launch model resolves (a
+//    helper's at the call that hands it the kernel), the kernel's USR (the
 //    same in every translation unit and in the host and device passes, and
 //    distinct for each template instance), its name, the launch's file and
 //    line, and its block shape and byte count when they are constants along

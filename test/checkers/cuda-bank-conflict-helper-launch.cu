@@ -37,8 +37,8 @@ void launchByColumn(float *out) {
   launchWithShape(kernel, out);
 }
 
-// The same kernel through a helper whose block is built from a structure
-// member: not followed, so the shape is assumed as before.
+// The same kernel through a helper whose block is a structure member: the
+// member is followed to the aggregate's initialiser, 64x4.
 struct LaunchParams {
   dim3 block;
 };
@@ -51,9 +51,10 @@ void launchWithParams(Kernel kernel, const LaunchParams &params, float *out) {
 __global__ void byColumnThroughParams(float *out) {
   __shared__ float tile[32][32];
   out[threadIdx.x] = tile[threadIdx.x][threadIdx.y];
-  // CHECK-NOTES: :[[@LINE-1]]:22: warning: 16-way bank conflict reading 'tile': lanes 0 and 15 both use bank 0 (words 0 and 480) [cuda-bank-conflict]
-  // CHECK-NOTES: :[[@LINE-2]]:22: note: predicted 16.0 wavefronts per request where 1 would do, with blockDim (16,16,1) (assumed: no launch of this kernel was found; also (32,8,1); also (32,32,1))
-  // CHECK-NOTES: :[[@LINE-4]]:20: note: 'tile' is declared here; pad each row by one element, or swizzle the column index with the row (for example 'col ^ row')
+  // CHECK-NOTES: :[[@LINE-1]]:22: warning: 32-way bank conflict reading 'tile': consecutive lanes are 32 words apart [cuda-bank-conflict]
+  // CHECK-NOTES: :[[@LINE-2]]:22: note: predicted 32.0 wavefronts per request where 1 would do, with blockDim (64,4,1){{$}}
+  // CHECK-NOTES: :[[@LINE-4]]:20: note: 'tile' is declared here; padding each row by one element makes its accesses conflict-free
+  // CHECK-NOTES: :[[@LINE-5]]:29: note: pad each row of 'tile' by one element
 }
 
 void launchThroughParams(float *out) {

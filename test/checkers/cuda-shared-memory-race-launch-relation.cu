@@ -84,6 +84,7 @@ __global__ void haloRowsNarrow(float *out, int width, int r) {
 
 void launchRowsNarrow(dim3 grid, dim3 block, float *out, int radius) {
   haloRowsNarrow<<<grid, block, 4096>>>(out, block.x + radius, radius);
+  // CHECK-NOTES: :[[@LINE-1]]:3: note: the block of this launch of 'haloRowsNarrow' is not a constant: it comes from parameter 'block' of 'launchRowsNarrow'
 }
 
 // Two launches that disagree: one passes the relation, the other a width
@@ -98,7 +99,7 @@ __global__ void haloRowsEither(float *out, int width, int r) {
     tile[(r + ty) * width + tx] = out[1];
     // CHECK-NOTES: :[[@LINE-1]]:5: warning: write after write race on shared 'tile': no barrier orders this write after another thread's write [cuda-shared-memory-race]
     // CHECK-NOTES: :[[@LINE-4]]:3: note: the other thread's write is here
-    // CHECK-NOTES: :[[@LINE-3]]:5: note: for example, thread (0,9,0) writes 'tile[3140]' and thread (12,10,0) writes it, when 'r' = 58, 'width' = 46, with blockDim (16,16,1) (assumed: no launch of this kernel was found)
+    // CHECK-NOTES: :[[@LINE-3]]:5: note: for example, thread (0,9,0) writes 'tile[3140]' and thread (12,10,0) writes it, when 'r' = 58, 'width' = 46, with blockDim (16,16,1) (assumed: the blocks of the launches at cuda-shared-memory-race-launch-relation.cu{{.*}}:[[@LINE+9]], cuda-shared-memory-race-launch-relation.cu{{.*}}:[[@LINE+10]] are not constants)
     tile[(r + ty) * width + r + bw + tx] = out[2];
   }
   __syncthreads();
@@ -109,6 +110,8 @@ void launchRowsEither(dim3 grid, dim3 block, float *out, int radius,
                       int width) {
   haloRowsEither<<<grid, block, 4096>>>(out, block.x + 2 * radius, radius);
   haloRowsEither<<<grid, block, 4096>>>(out, width, radius);
+  // CHECK-NOTES: :[[@LINE-2]]:3: note: the block of this launch of 'haloRowsEither' is not a constant: it comes from parameter 'block' of 'launchRowsEither'
+  // CHECK-NOTES: :[[@LINE-2]]:3: note: the block of this launch of 'haloRowsEither' is not a constant: it comes from parameter 'block' of 'launchRowsEither'
 }
 
 // A relation over the block alone is a constant of each shape the kernel is
@@ -127,6 +130,7 @@ __global__ void rowsOneWider(float *out, int width) {
 
 void launchOneWider(dim3 grid, dim3 block, float *out) {
   rowsOneWider<<<grid, block, 4096>>>(out, block.x + 1);
+  // CHECK-NOTES: :[[@LINE-1]]:3: note: the block of this launch of 'rowsOneWider' is not a constant: it comes from parameter 'block' of 'launchOneWider'
 }
 
 // The halo columns written mirrored, the row width first and the column
@@ -168,4 +172,5 @@ __global__ void haloMirroredInto(float *out, int width, int r) {
 
 void launchMirroredInto(dim3 grid, dim3 block, float *out, int radius) {
   haloMirroredInto<<<grid, block, 4096>>>(out, block.x + 2 * radius, radius);
+  // CHECK-NOTES: :[[@LINE-1]]:3: note: the block of this launch of 'haloMirroredInto' is not a constant: it comes from parameter 'block' of 'launchMirroredInto'
 }

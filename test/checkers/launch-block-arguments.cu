@@ -16,7 +16,7 @@ __global__ void transposeSelf(float *out, const float *in) {
   __syncthreads();
   out[threadIdx.y * 32 + threadIdx.x] = tile[threadIdx.x][threadIdx.y];
   // CHECK-NOTES: :[[@LINE-1]]:41: warning: 16-way bank conflict reading 'tile': lanes 0 and 15 both use bank 0 (words 0 and 480) [cuda-bank-conflict]
-  // CHECK-NOTES: :[[@LINE-2]]:41: note: predicted 16.0 wavefronts per request where 1 would do, with blockDim (16,16,1) (assumed: no launch of this kernel was found; also (32,8,1); also (32,32,1))
+  // CHECK-NOTES: :[[@LINE-2]]:41: note: predicted 16.0 wavefronts per request where 1 would do, with blockDim (16,16,1) (assumed: the block of the launch at launch-block-arguments.cu{{.*}}:[[@LINE+13]] is not a constant; also (32,8,1); also (32,32,1))
   // CHECK-NOTES: :[[@LINE-6]]:20: note: 'tile' is declared here; pad each row by one element, or swizzle the column index with the row (for example 'col ^ row')
 }
 
@@ -30,6 +30,7 @@ __global__ void poolSelf(float *out) {
 void launchSelf(float *out, const float *in) {
   dim3 b(b);
   transposeSelf<<<1, b>>>(out, in);
+  // CHECK-NOTES: :[[@LINE-1]]:3: note: the block of this launch of 'transposeSelf' is not a constant: 'b' is read before it is given a value
   poolSelf<<<1, b, 16>>>(out);
   dim3 c = (dim3(c));
   poolSelf<<<1, (c), 16>>>(out);
@@ -41,7 +42,7 @@ __global__ void transposeMembers(float *out, const float *in) {
   __syncthreads();
   out[threadIdx.y * 32 + threadIdx.x] = tile[threadIdx.x][threadIdx.y];
   // CHECK-NOTES: :[[@LINE-1]]:41: warning: 16-way bank conflict reading 'tile': lanes 0 and 15 both use bank 0 (words 0 and 480) [cuda-bank-conflict]
-  // CHECK-NOTES: :[[@LINE-2]]:41: note: predicted 16.0 wavefronts per request where 1 would do, with blockDim (16,16,1) (assumed: no launch of this kernel was found; also (32,8,1); also (32,32,1))
+  // CHECK-NOTES: :[[@LINE-2]]:41: note: predicted 16.0 wavefronts per request where 1 would do, with blockDim (16,16,1) (assumed: the block of the launch at launch-block-arguments.cu{{.*}}:[[@LINE+8]] is not a constant; also (32,8,1); also (32,32,1))
   // CHECK-NOTES: :[[@LINE-6]]:20: note: 'tile' is declared here; pad each row by one element, or swizzle the column index with the row (for example 'col ^ row')
 }
 
@@ -50,6 +51,7 @@ void launchMembers(float *out, const float *in) {
   threads.x = 32;
   threads.y = 32;
   transposeMembers<<<1, threads>>>(out, in);
+  // CHECK-NOTES: :[[@LINE-1]]:3: note: the block of this launch of 'transposeMembers' is not a constant: 'threads' is changed in a way that is not followed ('threads.y = 32')
 }
 
 __global__ void transposeParameter(float *out, const float *in) {
@@ -58,12 +60,13 @@ __global__ void transposeParameter(float *out, const float *in) {
   __syncthreads();
   out[threadIdx.y * 32 + threadIdx.x] = tile[threadIdx.x][threadIdx.y];
   // CHECK-NOTES: :[[@LINE-1]]:41: warning: 16-way bank conflict reading 'tile': lanes 0 and 15 both use bank 0 (words 0 and 480) [cuda-bank-conflict]
-  // CHECK-NOTES: :[[@LINE-2]]:41: note: predicted 16.0 wavefronts per request where 1 would do, with blockDim (16,16,1) (assumed: no launch of this kernel was found; also (32,8,1); also (32,32,1))
+  // CHECK-NOTES: :[[@LINE-2]]:41: note: predicted 16.0 wavefronts per request where 1 would do, with blockDim (16,16,1) (assumed: the block of the launch at launch-block-arguments.cu{{.*}}:[[@LINE+5]] is not a constant; also (32,8,1); also (32,32,1))
   // CHECK-NOTES: :[[@LINE-6]]:20: note: 'tile' is declared here; pad each row by one element, or swizzle the column index with the row (for example 'col ^ row')
 }
 
 void launchParameter(float *out, const float *in, dim3 b = dim3(1, 1)) {
   transposeParameter<<<1, b>>>(out, in);
+  // CHECK-NOTES: :[[@LINE-1]]:3: note: the block of this launch of 'transposeParameter' is not a constant: it comes from parameter 'b' of 'launchParameter'
 }
 
 __global__ void transposeUnchanged(float *out, const float *in) {

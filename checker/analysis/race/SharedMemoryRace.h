@@ -96,10 +96,12 @@
 //   collectives on temporary storage) are classified there, not here, and
 //   stay what they were: calls whose bodies are followed, or unknowns.
 // - The launch model (model/LaunchModel.h): the block shapes a kernel is
-//   analysed with (its launches, the launch index's, else the shapes its
-//   own code allows, else the assumed ones), the constant arguments and the
-//   relations between parameters and the block, each launch resolved once
-//   and named in the notes by where it came from.
+//   analysed with (its launches by every route the model resolves, the
+//   launch index's, else the shapes its own code allows, else the assumed
+//   ones), the constant arguments and the relations between parameters and
+//   the block, each launch resolved once and named in the notes by where it
+//   came from; when a launch's block is no constant, the notes name that
+//   launch and say why.
 // - The thread-dependence analysis (analysis/dependence/ThreadDependence.h):
 //   which values and branches differ between threads, for the guards and
 //   the divergences.

@@ -167,10 +167,13 @@ TEST(LaunchModel, ApiLaunchesGiveTheirConfiguration) {
   EXPECT_EQ(Ex.ConstantBytes, 512);
   EXPECT_TRUE(Ex.ArgsKnown);
   EXPECT_EQ(Ex.Args.size(), 2u);
-  // Both are read for the dynamic-shared check; neither for block shapes,
-  // and a kernel handed to a launch API has no relations.
+  // Both are read for the dynamic-shared check and give the block shapes;
+  // a kernel handed to a launch API has no relations.
   EXPECT_EQ(M.Launches.byteCountLaunches().size(), 2u);
-  EXPECT_TRUE(M.Launches.shapesOf(P.function("k")).empty());
+  llvm::ArrayRef<BlockShape> Shapes = M.Launches.shapesOf(P.function("k"));
+  ASSERT_EQ(Shapes.size(), 2u);
+  EXPECT_EQ(Shapes[0].Dim, dims(64, 2));
+  EXPECT_EQ(Shapes[1].Dim, dims(128));
   EXPECT_TRUE(M.Launches.relationsOf(P.function("k")).empty());
 }
 
@@ -208,7 +211,7 @@ TEST(LaunchModel, UnevaluableLaunchSaysWhy) {
   ASSERT_EQ(Launches.size(), 1u);
   EXPECT_FALSE(Launches.front()->Shape);
   EXPECT_EQ(Launches.front()->Unresolved,
-            "its block is not a constant where it is launched");
+            "it comes from parameter 'b' of 'host'");
   EXPECT_TRUE(M.Launches.shapesOf(P.function("k")).empty());
   std::vector<UnresolvedLaunch> Unresolved = M.Launches.unresolved();
   ASSERT_EQ(Unresolved.size(), 2u);
@@ -304,6 +307,114 @@ TEST(LaunchModel, OtherFilesLaunchesComeFromTheIndex) {
   EXPECT_EQ(Launches.front()->Shape->Dim, dims(64, 2));
   EXPECT_EQ(Launches.front()->Shape->Origin, "launched in main.cu:12");
   EXPECT_EQ(M.Launches.byteCountLaunches().size(), 1u);
+}
+
+TEST(LaunchModel, HelperTwoCallsDeepGivesBlockAndBytesThroughAStruct) {
+  ParsedCuda P(R"(
+    __global__ void k(float *a) {}
+    struct Config {
+      dim3 block;
+      unsigned bytes;
+    };
+    template <class K> void inner(K kernel, const Config &c, unsigned n) {
+      kernel<<<1, c.block, n>>>(nullptr);
+    }
+    template <class K> void outer(K kernel, const Config &c, unsigned n) {
+      inner(kernel, c, n);
+    }
+    void host(float *a) {
+      Config c{dim3(32, 4), 0};
+      outer(k, c, 512);
+    })",
+               Pass::Host);
+  ASSERT_TRUE(P.ok());
+  Model M(P);
+  auto Launches = M.Launches.launchesOf(P.function("k"));
+  ASSERT_EQ(Launches.size(), 1u);
+  const KernelLaunch &L = *Launches.front();
+  EXPECT_EQ(L.Route, LaunchRoute::Helper);
+  EXPECT_EQ(L.HelperCaller, P.function("host"));
+  ASSERT_TRUE(L.Shape);
+  EXPECT_EQ(L.Shape->Dim, dims(32, 4));
+  EXPECT_EQ(L.ConstantBytes, 512);
+  EXPECT_FALSE(L.ArgsKnown);
+  EXPECT_TRUE(M.Launches.launchesHaveWarpRows(P.function("k")));
+  EXPECT_EQ(M.Launches.byteCountLaunches().size(), 1u);
+}
+
+TEST(LaunchModel, ApiLaunchInsideAHelper) {
+  ParsedCuda P(R"(
+    __global__ void k(float *a) {}
+    void launch(void (*kernel)(float *), dim3 block, void **args) {
+      cudaLaunchKernel((const void *)kernel, dim3(1), block, args, 0, 0);
+    }
+    void host(float *a, dim3 given) {
+      void *args[] = {&a};
+      launch(k, dim3(48), args);
+      launch(k, given, args);
+    })",
+               Pass::Host);
+  ASSERT_TRUE(P.ok());
+  Model M(P);
+  auto Launches = M.Launches.launchesOf(P.function("k"));
+  ASSERT_EQ(Launches.size(), 2u);
+  EXPECT_EQ(Launches[0]->Kind, LaunchKind::LaunchKernel);
+  EXPECT_EQ(Launches[0]->Route, LaunchRoute::Helper);
+  ASSERT_TRUE(Launches[0]->Shape);
+  EXPECT_EQ(Launches[0]->Shape->Dim, dims(48));
+  EXPECT_FALSE(Launches[1]->Shape);
+  EXPECT_EQ(Launches[1]->Unresolved,
+            "it comes from parameter 'given' of 'host'");
+  EXPECT_FALSE(M.Launches.launchesHaveWarpRows(P.function("k")));
+  auto Unevaluated = M.Launches.unevaluatedLaunchesOf(P.function("k"));
+  ASSERT_EQ(Unevaluated.size(), 1u);
+  BlockShape Assumed;
+  Assumed.Assumed = true;
+  EXPECT_EQ(describeShapeOrigin(Assumed, Unevaluated),
+            " (assumed: the block of the launch at input.cu:11 is not a "
+            "constant)");
+  EXPECT_EQ(describeShapeOrigin(Assumed, {}),
+            " (assumed: no launch of this kernel was found)");
+}
+
+TEST(LaunchModel, UnevaluatedBlocksSayWhy) {
+  ParsedCuda P(R"(
+    __global__ void k(float *a) {}
+    int size();
+    void host(float *a, const unsigned *sizes, bool wide) {
+      k<<<1, sizes[0]>>>(a);
+      k<<<1, size()>>>(a);
+      unsigned n = 32;
+      if (wide)
+        n = 64;
+      k<<<1, n>>>(a);
+    })",
+               Pass::Host);
+  ASSERT_TRUE(P.ok());
+  Model M(P);
+  auto Launches = M.Launches.launchesOf(P.function("k"));
+  ASSERT_EQ(Launches.size(), 3u);
+  EXPECT_EQ(Launches[0]->Unresolved, "it is read from memory ('sizes[0]')");
+  EXPECT_EQ(Launches[1]->Unresolved, "it is the result of a call to 'size'");
+  EXPECT_EQ(Launches[2]->Unresolved,
+            "'n' has different values on the paths that reach it");
+}
+
+TEST(LaunchModel, BarrierQuestionsReadLocalPointers) {
+  ParsedCuda P(R"(
+    __global__ void k(float *a, int n) {}
+    void host(float *a, int n) {
+      void (*kernel)(float *, int) = k;
+      kernel<<<1, dim3(32, n)>>>(a, n);
+    })",
+               Pass::Host);
+  ASSERT_TRUE(P.ok());
+  Model M(P);
+  const FunctionDecl *K = P.function("k");
+  EXPECT_TRUE(M.Launches.launchesHaveWarpRows(K));
+  EXPECT_TRUE(
+      M.Launches.launchesBindExitBound(K, 1, std::nullopt, K->getParamDecl(1)));
+  EXPECT_FALSE(M.Launches.launchesBindExitBound(K, 1, 8, nullptr));
 }
 
 } // namespace

@@ -13,3 +13,19 @@ void run(float *a) {
   pool256<<<1, threads, 128 * sizeof(float)>>>(a);
   pool128<<<1, threads / 2, 128 * sizeof(float)>>>(a);
 }
+
+__global__ void halvesApi(float *a);
+__global__ void halvesHelper(float *a);
+
+template <typename Kernel>
+void launchWith(Kernel kernel, unsigned threads, float *a) {
+  kernel<<<1, threads>>>(a);
+}
+
+// Indexed too: a cudaLaunchKernel launch, and a helper's launch at the call
+// that hands it the kernel.
+void runMore(float *a) {
+  void *args[] = {&a};
+  cudaLaunchKernel((const void *)halvesApi, dim3(1), dim3(128), args, 0, 0);
+  launchWith(halvesHelper, 128, a);
+}
