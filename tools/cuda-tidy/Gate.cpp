@@ -268,7 +268,12 @@ int runGate(StringRef ClangTidy, const SplitCommand &Command,
   sortAndDeduplicate(Findings);
   if (Files.empty())
     errs() << "cuda-tidy: no file to analyse"
-           << (Changed ? ": the diff changes none of them" : "") << "\n";
+           << (Changed ? ": the diff changes none of them" : "")
+           << (Options.Part ? formatv(" in part {0}/{1}", Options.Part->Index,
+                                      Options.Part->Count)
+                                  .str()
+                            : "")
+           << "\n";
 
   if (Options.WriteBaseline) {
     std::error_code EC;
