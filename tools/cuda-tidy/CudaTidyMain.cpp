@@ -39,16 +39,14 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Baseline.h"
 #include "Config.h"
 #include "CudaToolchain.h"
-#include "Findings.h"
 #include "Gate.h"
 #include "LaunchIndex.h"
 #include "LegacyCuda.h"
+#include "Merge.h"
 #include "NvccDatabase.h"
 #include "ResultCache.h"
-#include "Sarif.h"
 #include "Shard.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
@@ -272,69 +270,6 @@ std::optional<std::string> given(const cl::opt<std::string> &Option) {
   return Option.getValue();
 }
 
-/// `--merge-sarif OUT IN...` and `--merge-baseline OUT IN...`: \p Inputs
-/// are the words left after cuda-tidy's options. Returns the exit status.
-int merge(ArrayRef<std::string> Inputs) {
-  auto Fail = [](const Twine &Message) {
-    errs() << "cuda-tidy: error: " << Message << "\n";
-    return 2;
-  };
-  bool Sarif = MergeSarif.getNumOccurrences();
-  if (Sarif && MergeBaseline.getNumOccurrences())
-    return Fail("--merge-sarif and --merge-baseline are separate runs");
-  for (const std::string &Input : Inputs)
-    if (StringRef(Input).starts_with("-"))
-      return Fail("a merge takes only the files to merge, not '" + Input + "'");
-  std::vector<json::Value> Logs;
-  std::vector<std::vector<cuda_tidy::BaselineEntry>> Baselines;
-  for (const std::string &Input : Inputs) {
-    auto Text = MemoryBuffer::getFile(Input);
-    if (!Text)
-      return Fail("cannot read '" + Input + "': " + Text.getError().message());
-    if (!Sarif) {
-      auto Parsed = cuda_tidy::parseBaseline((*Text)->getBuffer());
-      if (!Parsed)
-        return Fail("the baseline '" + Input +
-                    "' is not usable: " + toString(Parsed.takeError()));
-      Baselines.push_back(std::move(*Parsed));
-      continue;
-    }
-    Expected<json::Value> Log = json::parse((*Text)->getBuffer());
-    if (!Log)
-      return Fail("'" + Input + "' is not JSON: " + toString(Log.takeError()));
-    Logs.push_back(std::move(*Log));
-  }
-  json::Value Merged = nullptr;
-  if (Sarif) {
-    // Relative paths are the repository's, whichever machine wrote them:
-    // they are resolved against the first log's root and written against it.
-    std::string Root = Logs.empty() ? "" : cuda_tidy::sarifRoot(Logs.front());
-    if (Root.empty()) {
-      SmallString<256> Here;
-      sys::fs::current_path(Here);
-      Root = std::string(Here);
-    }
-    std::vector<cuda_tidy::Finding> Findings;
-    for (size_t I = 0; I < Logs.size(); ++I) {
-      auto Read = cuda_tidy::readSarifFindings(Logs[I], Root);
-      if (!Read)
-        return Fail("'" + Inputs[I] + "': " + toString(Read.takeError()));
-      llvm::append_range(Findings, *Read);
-    }
-    cuda_tidy::sortAndDeduplicate(Findings);
-    Merged = cuda_tidy::findingsToSarif(Findings, Root);
-  } else {
-    Merged = cuda_tidy::mergeBaselines(Baselines);
-  }
-  std::string Out = Sarif ? MergeSarif : MergeBaseline;
-  std::error_code EC;
-  raw_fd_ostream Stream(Out, EC);
-  if (EC)
-    return Fail("cannot write '" + Out + "': " + EC.message());
-  Stream << formatv("{0:2}", Merged) << "\n";
-  return 0;
-}
-
 /// Whether the user chose the checks: --checks, or a --config or
 /// --config-file that names Checks.
 bool userChoosesChecks(ArrayRef<std::string> Args) {
@@ -403,8 +338,20 @@ int main(int Argc, const char **Argv) {
   cl::HideUnrelatedOptions(CudaTidyCategory);
   if (!parseOwnOptions(takeOwnOptions(UserArgs)))
     return 2;
-  if (MergeSarif.getNumOccurrences() || MergeBaseline.getNumOccurrences())
-    return merge(UserArgs);
+  if (MergeSarif.getNumOccurrences() || MergeBaseline.getNumOccurrences()) {
+    if (MergeSarif.getNumOccurrences() && MergeBaseline.getNumOccurrences()) {
+      errs() << "cuda-tidy: error: --merge-sarif and --merge-baseline are "
+                "separate runs\n";
+      return 2;
+    }
+    Error Merged = MergeSarif.getNumOccurrences()
+                       ? cuda_tidy::mergeSarifFiles(MergeSarif, UserArgs)
+                       : cuda_tidy::mergeBaselineFiles(MergeBaseline, UserArgs);
+    if (!Merged)
+      return 0;
+    errs() << "cuda-tidy: error: " << toString(std::move(Merged)) << "\n";
+    return 2;
+  }
   cuda_tidy::GateOptions Gate;
   Gate.Sarif = given(SarifFile);
   Gate.Baseline = given(BaselineFile);
