@@ -57,8 +57,9 @@ std::optional<std::string> outputOf(StringRef Program,
   return std::move(Outcome.Stdout);
 }
 
-/// Whether \p Name (dashes stripped) is the flag of clang-tidy's option
-/// \p Option, given as `Name=VALUE`, or as `Name` followed by the value.
+/// Whether \p Word is clang-tidy's option \p Option, with any number of
+/// dashes: `--Option=VALUE` (\p Value is set) or `--Option` followed by the
+/// value (\p ValueFollows is set).
 bool isOption(StringRef Word, StringRef Option, bool &ValueFollows,
               StringRef &Value) {
   StringRef Name = Word.ltrim('-');
@@ -210,8 +211,9 @@ ResultCache::preprocessorArgs(const CompileCommand &Command) const {
       ++I;
       continue;
     }
+    // Their joined spellings: -oFILE, -MFFILE, ...
     if (any_of(DroppedWithValue.keys(), [&](StringRef Flag) {
-          return Flag.size() <= 3 && A.starts_with(Flag);
+          return !Flag.starts_with("--") && A.starts_with(Flag);
         }))
       continue;
     Args.push_back(A.str());
@@ -261,9 +263,12 @@ std::optional<std::string> ResultCache::keyFor(StringRef File) {
   Digest Key;
   Key.add(Shared).add(File).add(configurationFor(File));
   for (const CompileCommand &C : Commands) {
-    std::vector<std::string> Args = preprocessorArgs(C);
-    for (const std::string &Arg : Args)
+    // The command as the database gives it, so that no flag the
+    // preprocessor is run without goes unhashed.
+    Key.add(C.Directory);
+    for (const std::string &Arg : C.Args)
       Key.add(Arg);
+    std::vector<std::string> Args = preprocessorArgs(C);
     std::optional<std::string> Preprocessed = outputOf(Clang, Args);
     if (!Preprocessed)
       return std::nullopt;

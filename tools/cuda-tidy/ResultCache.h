@@ -94,6 +94,8 @@ private:
   std::string Shared;
   /// The database's commands by file; empty with `--`.
   llvm::StringMap<std::vector<CompileCommand>> Database;
+  /// clang-tidy's --extra-arg-before and --extra-arg, which it adds to
+  /// every compile command.
   std::vector<std::string> ExtraArgsBefore;
   std::vector<std::string> ExtraArgs;
   std::mutex ConfigurationLock;
