@@ -3,6 +3,7 @@
 #include "Baseline.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/Path.h"
+#include <algorithm>
 #include <map>
 #include <tuple>
 
@@ -35,10 +36,9 @@ std::string relativeToRoot(StringRef File, StringRef Root) {
   return sys::path::convert_to_slash(Path);
 }
 
-json::Value makeBaseline(ArrayRef<Finding> Findings, StringRef Root) {
-  std::map<Key, unsigned> Counts;
-  for (const Finding &F : Findings)
-    ++Counts[keyOf(F, Root)];
+namespace {
+
+json::Value baselineOf(const std::map<Key, unsigned> &Counts) {
   json::Array Entries;
   for (const auto &[K, Count] : Counts) {
     const auto &[Check, File, Function, Message] = K;
@@ -49,6 +49,25 @@ json::Value makeBaseline(ArrayRef<Finding> Findings, StringRef Root) {
                                    {"count", Count}});
   }
   return json::Object{{"version", 1}, {"findings", std::move(Entries)}};
+}
+
+} // namespace
+
+json::Value makeBaseline(ArrayRef<Finding> Findings, StringRef Root) {
+  std::map<Key, unsigned> Counts;
+  for (const Finding &F : Findings)
+    ++Counts[keyOf(F, Root)];
+  return baselineOf(Counts);
+}
+
+json::Value mergeBaselines(ArrayRef<std::vector<BaselineEntry>> Baselines) {
+  std::map<Key, unsigned> Counts;
+  for (const std::vector<BaselineEntry> &Entries : Baselines)
+    for (const BaselineEntry &E : Entries) {
+      unsigned &Count = Counts[{E.Check, E.File, E.Function, E.Message}];
+      Count = std::max(Count, E.Count);
+    }
+  return baselineOf(Counts);
 }
 
 Expected<std::vector<BaselineEntry>> parseBaseline(StringRef Text) {

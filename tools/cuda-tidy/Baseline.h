@@ -50,6 +50,13 @@ std::string relativeToRoot(llvm::StringRef File, llvm::StringRef Root);
 llvm::json::Value makeBaseline(llvm::ArrayRef<Finding> Findings,
                                llvm::StringRef Root);
 
+/// One baseline of the findings of several: those of the parts of a
+/// sharded run (Shard.h). Each part saw every finding of the files it
+/// analysed, and a header's finding seen from several parts is one finding,
+/// so an entry's count is the largest any part gives, not their sum.
+llvm::json::Value
+mergeBaselines(llvm::ArrayRef<std::vector<BaselineEntry>> Baselines);
+
 /// The entries of a baseline file's text; an error says what is wrong.
 llvm::Expected<std::vector<BaselineEntry>> parseBaseline(llvm::StringRef Text);
 

@@ -26,9 +26,16 @@
 // every CUDA file of the database, on `-j N` workers; `--sarif=FILE` also
 // writes the findings as SARIF 2.1.0, `--diff=FILE` keeps those on changed
 // lines, `--baseline=FILE` drops known ones and `--write-baseline=FILE`
-// records them (Gate.h). The exit status is clang-tidy's: non-zero on
-// errors, and on warnings with `--warnings-as-errors='cuda-*'`; 2 when
-// cuda-tidy cannot run or its input is bad.
+// records them (Gate.h); `--shard=K/N` analyses one part of the database
+// (Shard.h), `--merge-sarif`/`--merge-baseline` combine the parts' files,
+// and `--cache-dir=DIR` replays the runs of unchanged units
+// (ResultCache.h). The exit status is clang-tidy's: non-zero on errors, and
+// on warnings with `--warnings-as-errors='cuda-*'`; 2 when cuda-tidy cannot
+// run or its input is bad.
+//
+// cuda-tidy's own options are llvm::cl options of one category, so that
+// `--help` lists them as clang-tidy lists its own, before clang-tidy's
+// help; every other word goes to clang-tidy unchanged.
 //
 //===----------------------------------------------------------------------===//
 
@@ -37,10 +44,14 @@
 #include "Gate.h"
 #include "LaunchIndex.h"
 #include "LegacyCuda.h"
+#include "Merge.h"
 #include "NvccDatabase.h"
+#include "ResultCache.h"
+#include "Shard.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -57,6 +68,142 @@ using namespace llvm;
 
 namespace {
 
+cl::OptionCategory CudaTidyCategory("cuda-tidy options");
+
+const char Overview[] =
+    "clang-tidy with the cuda-* checks loaded and the flags that current CUDA "
+    "toolkits need under Clang 22. The options below are cuda-tidy's; every "
+    "other word goes to clang-tidy, whose options follow.\n";
+
+cl::opt<std::string>
+    BaselineFile("baseline", cl::value_desc("file"), cl::cat(CudaTidyCategory),
+                 cl::desc("Drop the findings that this baseline (written by\n"
+                          "--write-baseline) knows, matched by check, file,\n"
+                          "function and message, not by line; report the\n"
+                          "entries that no longer occur."));
+cl::opt<std::string> WriteBaselineFile(
+    "write-baseline", cl::value_desc("file"), cl::cat(CudaTidyCategory),
+    cl::desc("Record the findings as a baseline (JSON), to commit\n"
+             "and give to --baseline."));
+cl::opt<std::string>
+    DiffFile("diff", cl::value_desc("file"), cl::cat(CudaTidyCategory),
+             cl::desc("Analyse only the files this unified diff changes\n"
+                      "('-' reads standard input; all the database's\n"
+                      "files when it changes a header) and keep the\n"
+                      "findings on its changed lines."));
+cl::opt<std::string>
+    SarifFile("sarif", cl::value_desc("file"), cl::cat(CudaTidyCategory),
+              cl::desc("Also write the findings as SARIF 2.1.0, for code\n"
+                       "scanning."));
+cl::opt<std::string>
+    JobsText("j", cl::value_desc("n"), cl::Prefix, cl::cat(CudaTidyCategory),
+             cl::desc("Run N clang-tidy processes at a time, one per file\n"
+                      "(-p DIR with no files analyses every CUDA file of\n"
+                      "the database)."));
+cl::alias JobsAlias("jobs", cl::aliasopt(JobsText), cl::desc("Alias for -j"));
+cl::opt<std::string>
+    ShardText("shard", cl::value_desc("k/n"), cl::cat(CudaTidyCategory),
+              cl::desc("Analyse the K-th of N parts of the files: a file is\n"
+                       "in part 1 + (xxh3_64 of its path relative to the\n"
+                       "current directory) mod N. Combine the parts' files\n"
+                       "with --merge-sarif and --merge-baseline."));
+cl::opt<std::string>
+    CacheDir("cache-dir", cl::value_desc("dir"), cl::cat(CudaTidyCategory),
+             cl::desc("Keep each file's results in DIR and replay them\n"
+                      "while the file, its headers, flags, check options\n"
+                      "and cuda-tidy are unchanged (default:\n"
+                      "$CUDA_TIDY_CACHE_DIR; none when unset). Clear it\n"
+                      "with rm -rf DIR."));
+cl::opt<std::string>
+    MergeSarif("merge-sarif", cl::value_desc("out"), cl::cat(CudaTidyCategory),
+               cl::desc("Write to OUT one SARIF log of the findings of the\n"
+                        "SARIF files named after it (the parts of a sharded\n"
+                        "run), deduplicated, then exit."));
+cl::opt<std::string>
+    MergeBaseline("merge-baseline", cl::value_desc("out"),
+                  cl::cat(CudaTidyCategory),
+                  cl::desc("Write to OUT one baseline of the baselines named\n"
+                           "after it, then exit."));
+cl::opt<std::string>
+    CudaPath("cuda-path", cl::value_desc("dir"), cl::cat(CudaTidyCategory),
+             cl::desc("The CUDA toolkit (default: the database's nvcc's,\n"
+                      "$CUDA_PATH, $CUDA_HOME, /usr/local/cuda)."));
+cl::opt<bool>
+    ShowCommand("cuda-tidy-show-command", cl::cat(CudaTidyCategory),
+                cl::desc("Print the clang-tidy command cuda-tidy would run,\n"
+                         "then exit."));
+
+/// Whether \p Arg (before any `--`) asks for help or the version.
+bool isInformationRequest(StringRef Arg, bool &Version) {
+  StringRef Name = Arg;
+  if (!Name.consume_front("-"))
+    return false;
+  Name.consume_front("-");
+  Version = Name == "version";
+  return Version || Name == "help" || Name == "h" || Name.starts_with("help-");
+}
+
+/// Moves cuda-tidy's own options from \p Args (before any `--`, after
+/// which the words are the compiler's) to the returned list, each with its
+/// value when that is the next word.
+std::vector<std::string> takeOwnOptions(std::vector<std::string> &Args) {
+  auto &Registered = cl::getRegisteredOptions();
+  auto Own = [&](StringRef Name) -> cl::Option * {
+    auto Found = Registered.find(Name);
+    if (Found != Registered.end() &&
+        is_contained(Found->second->Categories, &CudaTidyCategory))
+      return Found->second;
+    if (Found != Registered.end() && Found->second == &JobsAlias)
+      return &JobsAlias;
+    return nullptr;
+  };
+  std::vector<std::string> Taken, Kept;
+  for (size_t I = 0; I < Args.size(); ++I) {
+    StringRef A(Args[I]);
+    if (A == "--") {
+      Kept.insert(Kept.end(), Args.begin() + I, Args.end());
+      break;
+    }
+    StringRef Name = A;
+    if (!Name.consume_front("-") || Name.empty()) {
+      Kept.push_back(Args[I]);
+      continue;
+    }
+    Name.consume_front("-");
+    auto [Flag, Value] = Name.split('=');
+    cl::Option *Option = Own(Flag);
+    // -jN: -j is the one option whose value may follow without '='.
+    bool Joined = Name.contains('=');
+    if (!Option && Flag.size() > 1 && Own(Flag.take_front(1)) == &JobsText) {
+      Option = &JobsText;
+      Joined = true;
+    }
+    if (!Option) {
+      Kept.push_back(Args[I]);
+      continue;
+    }
+    Taken.push_back(Args[I]);
+    if (!Joined && Option->getValueExpectedFlag() == cl::ValueRequired &&
+        I + 1 < Args.size())
+      Taken.push_back(Args[++I]);
+  }
+  Args = std::move(Kept);
+  return Taken;
+}
+
+/// Parses cuda-tidy's options \p Own; false after reporting an error.
+bool parseOwnOptions(const std::vector<std::string> &Own) {
+  std::vector<const char *> Argv = {"cuda-tidy"};
+  for (const std::string &Arg : Own)
+    Argv.push_back(Arg.c_str());
+  std::string Problems;
+  raw_string_ostream Errors(Problems);
+  if (cl::ParseCommandLineOptions(Argv.size(), Argv.data(), Overview, &Errors))
+    return true;
+  errs() << Problems;
+  return false;
+}
+
 std::string findPlugin(const char *Argv0) {
   if (std::optional<std::string> Env = sys::Process::GetEnv("CUDA_TIDY_PLUGIN"))
     return *Env;
@@ -72,6 +219,12 @@ std::string findClangTidy() {
           sys::Process::GetEnv("CUDA_TIDY_CLANG_TIDY"))
     return *Env;
   return CUDA_TIDY_CLANG_TIDY;
+}
+
+std::string findClang() {
+  if (std::optional<std::string> Env = sys::Process::GetEnv("CUDA_TIDY_CLANG"))
+    return *Env;
+  return CUDA_TIDY_CLANG;
 }
 
 /// A CUDA_PATH or CUDA_HOME naming no folder, which is a mistake to report
@@ -100,49 +253,21 @@ bool hasOption(ArrayRef<std::string> Args, StringRef Name) {
 
 namespace {
 
-/// Removes `--Name=VALUE` from \p Args (before any `--`, after which the
-/// words are the compiler's) and returns VALUE.
-std::optional<std::string> takeOption(std::vector<std::string> &Args,
-                                      StringRef Name) {
-  std::optional<std::string> Value;
-  auto CompilerArgs = llvm::find(Args, "--");
-  auto Kept =
-      std::remove_if(Args.begin(), CompilerArgs, [&](const std::string &Arg) {
-        StringRef A(Arg);
-        if (!A.consume_front(("--" + Name + "=").str()))
-          return false;
-        Value = A.str();
-        return true;
-      });
-  Args.erase(Kept, CompilerArgs);
-  return Value;
+/// The number of workers -j names; 0 when absent, or an error for a value
+/// that is not a positive number.
+Expected<unsigned> jobs() {
+  unsigned Jobs = 0;
+  if (JobsText.getNumOccurrences() &&
+      (StringRef(JobsText).getAsInteger(10, Jobs) || Jobs == 0))
+    return createStringError("-j needs a positive number of workers, not '" +
+                             JobsText + "'");
+  return Jobs;
 }
 
-/// Removes `-j N`, `-jN` and `--jobs=N` from \p Args; the last N, 0 when
-/// absent, or an error for a value that is not a positive number.
-Expected<unsigned> takeJobs(std::vector<std::string> &Args) {
-  unsigned Jobs = 0;
-  std::vector<std::string> Kept;
-  for (size_t I = 0; I < Args.size(); ++I) {
-    StringRef A(Args[I]);
-    if (A == "--") {
-      Kept.insert(Kept.end(), Args.begin() + I, Args.end());
-      break;
-    }
-    StringRef Value;
-    if ((A == "-j" || A == "--jobs" || A == "-jobs") && I + 1 < Args.size())
-      Value = Args[++I];
-    else if (!A.consume_front("--jobs=") && !A.consume_front("-j")) {
-      Kept.push_back(Args[I]);
-      continue;
-    } else
-      Value = A;
-    if (Value.getAsInteger(10, Jobs) || Jobs == 0)
-      return createStringError("-j needs a positive number of workers, not '" +
-                               Value.str() + "'");
-  }
-  Args = std::move(Kept);
-  return Jobs;
+std::optional<std::string> given(const cl::opt<std::string> &Option) {
+  if (!Option.getNumOccurrences())
+    return std::nullopt;
+  return Option.getValue();
 }
 
 /// Whether the user chose the checks: --checks, or a --config or
@@ -204,25 +329,54 @@ void makeDatabaseSearchExplicit(std::vector<std::string> &Args) {
 
 int main(int Argc, const char **Argv) {
   std::vector<std::string> UserArgs(Argv + 1, Argv + Argc);
-  bool ShowCommand = false;
-  llvm::erase_if(UserArgs, [&](const std::string &Arg) {
-    if (Arg != "--cuda-tidy-show-command")
-      return false;
-    ShowCommand = true;
-    return true;
-  });
+  bool Version = false, Information = false;
+  for (const std::string &Arg : UserArgs) {
+    if (Arg == "--")
+      break;
+    Information |= isInformationRequest(Arg, Version);
+  }
+  cl::HideUnrelatedOptions(CudaTidyCategory);
+  if (!parseOwnOptions(takeOwnOptions(UserArgs)))
+    return 2;
+  if (MergeSarif.getNumOccurrences() || MergeBaseline.getNumOccurrences()) {
+    if (MergeSarif.getNumOccurrences() && MergeBaseline.getNumOccurrences()) {
+      errs() << "cuda-tidy: error: --merge-sarif and --merge-baseline are "
+                "separate runs\n";
+      return 2;
+    }
+    Error Merged = MergeSarif.getNumOccurrences()
+                       ? cuda_tidy::mergeSarifFiles(MergeSarif, UserArgs)
+                       : cuda_tidy::mergeBaselineFiles(MergeBaseline, UserArgs);
+    if (!Merged)
+      return 0;
+    errs() << "cuda-tidy: error: " << toString(std::move(Merged)) << "\n";
+    return 2;
+  }
   cuda_tidy::GateOptions Gate;
-  Gate.Sarif = takeOption(UserArgs, "sarif");
-  Gate.Baseline = takeOption(UserArgs, "baseline");
-  Gate.WriteBaseline = takeOption(UserArgs, "write-baseline");
-  Gate.Diff = takeOption(UserArgs, "diff");
-  std::optional<std::string> UserCuda = takeOption(UserArgs, "cuda-path");
-  Expected<unsigned> Jobs = takeJobs(UserArgs);
+  Gate.Sarif = given(SarifFile);
+  Gate.Baseline = given(BaselineFile);
+  Gate.WriteBaseline = given(WriteBaselineFile);
+  Gate.Diff = given(DiffFile);
+  std::optional<std::string> UserCuda = given(CudaPath);
+  Expected<unsigned> Jobs = jobs();
   if (!Jobs) {
     errs() << "cuda-tidy: error: " << toString(Jobs.takeError()) << "\n";
     return 2;
   }
   Gate.Jobs = std::max(1u, *Jobs);
+  if (ShardText.getNumOccurrences()) {
+    Expected<cuda_tidy::Shard> Part = cuda_tidy::Shard::parse(ShardText);
+    if (!Part) {
+      errs() << "cuda-tidy: error: " << toString(Part.takeError()) << "\n";
+      return 2;
+    }
+    Gate.Part = *Part;
+  }
+  std::optional<std::string> Cache = given(CacheDir);
+  if (!Cache)
+    Cache = sys::Process::GetEnv("CUDA_TIDY_CACHE_DIR");
+  if (Cache && Cache->empty())
+    Cache.reset();
 
   std::string Plugin = findPlugin(Argv[0]);
   if (!sys::fs::exists(Plugin)) {
@@ -235,6 +389,24 @@ int main(int Argc, const char **Argv) {
     errs() << "cuda-tidy: error: cannot run clang-tidy at '" << ClangTidy
            << "'; set CUDA_TIDY_CLANG_TIDY to its path\n";
     return 2;
+  }
+
+  if (Information) {
+    // cuda-tidy's own help or version first, then clang-tidy's.
+    if (Version)
+      outs() << "cuda-tidy version " << CUDA_TIDY_VERSION << "\n";
+    else
+      cl::PrintHelpMessage(/*Hidden=*/false, /*Categorized=*/true);
+    outs().flush();
+    std::vector<std::string> Words = {ClangTidy, "--load=" + Plugin};
+    Words.insert(Words.end(), UserArgs.begin(), UserArgs.end());
+    std::vector<StringRef> Args(Words.begin(), Words.end());
+    std::string Error;
+    int Status =
+        sys::ExecuteAndWait(ClangTidy, Args, std::nullopt, {}, 0, 0, &Error);
+    if (Status < 0)
+      errs() << "cuda-tidy: error: " << Error << "\n";
+    return Status < 0 ? 2 : Status;
   }
 
   if (std::optional<std::string> Problem = misdirectedCudaVariable()) {
@@ -275,8 +447,7 @@ int main(int Argc, const char **Argv) {
   }
 
   std::vector<std::string> Args = {ClangTidy, "--load=" + Plugin};
-  bool Help = hasOption(UserArgs, "help") || hasOption(UserArgs, "version");
-  if (!Help && !userChoosesChecks(UserArgs))
+  if (!userChoosesChecks(UserArgs))
     Args.push_back("--checks=-*,cuda-*");
 
   // A toolkit the user or the database names wins (LegacyCuda.h).
@@ -290,7 +461,7 @@ int main(int Argc, const char **Argv) {
       UserCuda ? UserCuda : cuda_tidy::namedToolkit(UserArgs, DatabaseDir);
   std::string Cuda = NamedCuda ? *NamedCuda : cuda_tidy::findCuda();
   Gate.NoteRemovedApis = cuda_tidy::readCudaVersion(Cuda) >= 13000;
-  if (!Cuda.empty() && !Help) {
+  if (!Cuda.empty()) {
     std::string Exe = sys::fs::getMainExecutable(
         Argv[0], reinterpret_cast<void *>(&findPlugin));
     for (const std::string &Flag :
@@ -331,19 +502,31 @@ int main(int Argc, const char **Argv) {
       cuda_tidy::splitCommand(ArrayRef<std::string>(Args).drop_front());
   // Every launch in the database first, so that each kernel is analysed
   // with the shapes it is launched with in any file (LaunchIndex.h).
-  cuda_tidy::LaunchIndex Launches(
-      Args, Help ? "" : Split.DatabaseDir.value_or(""), Split.Files);
-  bool UseGate = Gate.Sarif || Gate.Baseline || Gate.WriteBaseline ||
-                 Gate.Diff || *Jobs ||
-                 (Split.DatabaseDir && Split.Files.empty() && !Help);
+  cuda_tidy::LaunchIndex Launches(Args, Split.DatabaseDir.value_or(""),
+                                  Split.Files);
+  bool UseGate =
+      Gate.Sarif || Gate.Baseline || Gate.WriteBaseline || Gate.Diff || *Jobs ||
+      (Split.DatabaseDir && Split.Files.empty()) || Gate.Part || Cache;
   // Clang reads configuration files from the folder its command line names
   // as the compiler; the compile database names it, and is only read.
   ::setenv("CLANG_NO_DEFAULT_CONFIG", "1", /*overwrite=*/1);
+  std::unique_ptr<cuda_tidy::ResultCache> Results;
+  if (Cache) {
+    auto Opened = cuda_tidy::ResultCache::open(*Cache, ClangTidy, Plugin,
+                                               findClang(), Split);
+    if (!Opened) {
+      errs() << "cuda-tidy: error: " << toString(Opened.takeError()) << "\n";
+      CleanUp();
+      return 2;
+    }
+    Results = std::move(*Opened);
+    Gate.Cache = Results.get();
+  }
   int Status;
   if (UseGate) {
     Status = cuda_tidy::runGate(ClangTidy, Split, Gate);
   } else {
-    if (Gate.NoteRemovedApis && !Help)
+    if (Gate.NoteRemovedApis)
       for (const std::string &File : Split.Files)
         cuda_tidy::noteRemovedApis(File);
     std::vector<StringRef> ArgRefs(Args.begin(), Args.end());

@@ -6,6 +6,7 @@
 #include "Findings.h"
 #include "LegacyCuda.h"
 #include "Parallel.h"
+#include "ResultCache.h"
 #include "Sarif.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
@@ -17,6 +18,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/raw_ostream.h"
+#include <atomic>
 #include <set>
 
 using namespace llvm;
@@ -54,6 +56,21 @@ bool isHeader(StringRef File) {
   return is_contained(
       {".h", ".hh", ".hpp", ".hxx", ".cuh", ".inl", ".inc", ".tcc", ".ipp"},
       Extension);
+}
+
+/// Whether a run may be replayed from the cache: it finished, its unit
+/// compiled, and its status is explained by what it printed. A failed or
+/// crashed analysis is run again next time.
+bool isReplayable(const ProcessOutcome &Outcome) {
+  if (!Outcome.Failure.empty())
+    return false;
+  std::vector<Finding> Found = parseClangTidyOutput(Outcome.Stdout);
+  if (any_of(Found, [](const Finding &F) {
+        return F.Check == "clang-diagnostic-error";
+      }))
+    return false;
+  return Outcome.Status == 0 ||
+         any_of(Found, [](const Finding &F) { return F.Level == "error"; });
 }
 
 } // namespace
@@ -143,31 +160,66 @@ int runGate(StringRef ClangTidy, const SplitCommand &Command,
     if (!HeaderTouched)
       erase_if(Files, [&](const std::string &F) { return !Touched.count(F); });
   }
+  if (Options.Part)
+    erase_if(Files, [&](const std::string &F) {
+      return !Options.Part->contains(relativeToRoot(F, Root));
+    });
 
   // The fix-its for SARIF come from --export-fixes, which clang-tidy takes
-  // once: a user's own export wins, and SARIF goes without fixes.
+  // once: a user's own export wins, and SARIF goes without fixes. A cached
+  // run keeps its fix-its, so that a hit can replay them.
   bool UserExportsFixes = any_of(Command.Options, [](StringRef A) {
     return A.ltrim('-').starts_with("export-fixes");
   });
+  ResultCache *Cache = Options.Cache;
+  if (Cache && UserExportsFixes) {
+    errs() << "cuda-tidy: the result cache is off with --export-fixes, whose "
+              "file a replayed run would not write\n";
+    Cache = nullptr;
+  }
   SmallString<128> FixesDir;
-  if (Options.Sarif && !UserExportsFixes)
+  if ((Options.Sarif || Cache) && !UserExportsFixes)
     if (std::error_code EC =
             sys::fs::createUniqueDirectory("cuda-tidy-fixes", FixesDir))
       return fail("cannot make a temporary directory: " + EC.message());
-  std::vector<std::vector<std::string>> Commands;
-  for (size_t I = 0; I < Files.size(); ++I) {
+  std::atomic<unsigned> Hits = 0, NotStored = 0;
+  auto RunUnit = [&](size_t I) {
+    std::optional<std::string> Key =
+        Cache ? Cache->keyFor(Files[I]) : std::nullopt;
+    if (Key)
+      if (std::optional<CachedRun> Hit = Cache->lookup(*Key)) {
+        ++Hits;
+        ProcessOutcome Replayed;
+        Replayed.Status = Hit->Status;
+        Replayed.Stdout = std::move(Hit->Stdout);
+        Replayed.Stderr = std::move(Hit->Stderr);
+        Replayed.ExportedFixes = std::move(Hit->ExportedFixes);
+        return Replayed;
+      }
     std::vector<std::string> Args = {ClangTidy.str()};
     Args.insert(Args.end(), Command.Options.begin(), Command.Options.end());
+    std::string Exported = formatv("{0}/{1}.yaml", FixesDir, I);
     if (!FixesDir.empty())
-      Args.push_back(formatv("--export-fixes={0}/{1}.yaml", FixesDir, I));
+      Args.push_back("--export-fixes=" + Exported);
     Args.push_back(Files[I]);
     Args.insert(Args.end(), Command.AfterFiles.begin(),
                 Command.AfterFiles.end());
-    Commands.push_back(std::move(Args));
-  }
-  bool Progress = Commands.size() > 1 && sys::Process::StandardErrIsDisplayed();
+    ProcessOutcome Outcome = runOne(ClangTidy, Args);
+    if (!FixesDir.empty()) {
+      if (auto Yaml = MemoryBuffer::getFile(Exported))
+        Outcome.ExportedFixes = (*Yaml)->getBuffer().str();
+      sys::fs::remove(Exported);
+    }
+    if (Key && isReplayable(Outcome))
+      Cache->store(*Key, {Outcome.Status, Outcome.Stdout, Outcome.Stderr,
+                          Outcome.ExportedFixes});
+    else if (Cache)
+      ++NotStored;
+    return Outcome;
+  };
+  bool Progress = Files.size() > 1 && sys::Process::StandardErrIsDisplayed();
   std::vector<ProcessOutcome> Outcomes =
-      runAll(ClangTidy, Commands, Options.Jobs, Progress);
+      runAll(Files.size(), Options.Jobs, Progress, RunUnit);
 
   // Merge. Each run's standard error (clang-tidy's summaries and its errors
   // about the command) is passed on in file order, so that it too does not
@@ -187,11 +239,8 @@ int runGate(StringRef ClangTidy, const SplitCommand &Command,
       continue;
     }
     std::vector<Finding> Found = parseClangTidyOutput(Outcome.Stdout);
-    if (!FixesDir.empty()) {
-      std::string Exported = formatv("{0}/{1}.yaml", FixesDir, I);
-      if (auto Yaml = MemoryBuffer::getFile(Exported))
-        attachExportedFixes(Found, (*Yaml)->getBuffer());
-    }
+    if (!Outcome.ExportedFixes.empty())
+      attachExportedFixes(Found, Outcome.ExportedFixes);
     if (Outcome.Status != 0 &&
         none_of(Found, [](const Finding &F) { return F.Level == "error"; }))
       UnexplainedFailure = true;
@@ -207,10 +256,24 @@ int runGate(StringRef ClangTidy, const SplitCommand &Command,
   }
   if (!FixesDir.empty())
     sys::fs::remove_directories(FixesDir);
+  if (Cache) {
+    unsigned Missed = Files.size() - Hits;
+    errs() << "cuda-tidy: result cache '" << Cache->directory() << "': " << Hits
+           << (Hits == 1 ? " hit, " : " hits, ") << Missed
+           << (Missed == 1 ? " miss" : " misses");
+    if (NotStored)
+      errs() << " (" << NotStored << " not stored: failed, or no key)";
+    errs() << "\n";
+  }
   sortAndDeduplicate(Findings);
   if (Files.empty())
     errs() << "cuda-tidy: no file to analyse"
-           << (Changed ? ": the diff changes none of them" : "") << "\n";
+           << (Changed ? ": the diff changes none of them" : "")
+           << (Options.Part ? formatv(" in part {0}/{1}", Options.Part->Index,
+                                      Options.Part->Count)
+                                  .str()
+                            : "")
+           << "\n";
 
   if (Options.WriteBaseline) {
     std::error_code EC;
@@ -227,7 +290,7 @@ int runGate(StringRef ClangTidy, const SplitCommand &Command,
     Outcome = applyBaseline(*Known, Findings, Root);
     // A run over part of the code base cannot tell that an entry of another
     // part is gone.
-    if (Named || Changed) {
+    if (Named || Changed || Options.Part) {
       std::set<std::string> Analysed;
       for (const std::string &File : Files)
         Analysed.insert(relativeToRoot(File, Root));

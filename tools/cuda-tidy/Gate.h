@@ -4,7 +4,9 @@
 // translation unit (on N workers), their findings merged, sorted and
 // deduplicated, then filtered by the pull request's diff and by the
 // baseline of known findings, printed as clang-tidy prints them and written
-// as SARIF. The exit status is clang-tidy's, taken from what is left after
+// as SARIF. With --shard it analyses one part of the database's units, and
+// with --cache-dir it replays the runs of units that have not changed. The
+// exit status is clang-tidy's, taken from what is left after
 // filtering: 1 when an error remains (a compile error, or a warning made an
 // error by --warnings-as-errors) or a run failed without saying why, 2 when
 // cuda-tidy cannot do its job (bad baseline, unreadable diff, clang-tidy
@@ -15,6 +17,7 @@
 #ifndef CUDA_TIDY_TOOLS_GATE_H
 #define CUDA_TIDY_TOOLS_GATE_H
 
+#include "Shard.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include <optional>
@@ -23,12 +26,19 @@
 
 namespace cuda_tidy {
 
+class ResultCache;
+
 struct GateOptions {
   std::optional<std::string> Baseline;
   std::optional<std::string> WriteBaseline;
   std::optional<std::string> Diff;
   std::optional<std::string> Sarif;
   unsigned Jobs = 1;
+  /// The part of the database's units to analyse (Shard.h).
+  std::optional<Shard> Part;
+  /// Where the units' runs are kept across runs (ResultCache.h); none when
+  /// null.
+  ResultCache *Cache = nullptr;
   /// Whether to note, once per analysed file, its use of the APIs CUDA 13
   /// removed (LegacyCuda.h).
   bool NoteRemovedApis = false;

@@ -44,7 +44,7 @@ bool compilesCuda(ArrayRef<std::string> Args, StringRef File) {
 
 } // namespace
 
-Expected<std::vector<std::string>> databaseCudaFiles(StringRef Dir) {
+Expected<std::vector<CompileCommand>> readCompileCommands(StringRef Dir) {
   SmallString<256> Path(Dir);
   sys::path::append(Path, "compile_commands.json");
   auto Buffer = MemoryBuffer::getFile(Path);
@@ -60,7 +60,7 @@ Expected<std::vector<std::string>> databaseCudaFiles(StringRef Dir) {
   if (!Entries)
     return createStringError("'" + Path.str().str() +
                              "' is not a JSON array of compile commands");
-  std::vector<std::string> Files;
+  std::vector<CompileCommand> Commands;
   for (const json::Value &Value : *Entries) {
     const json::Object *Entry = Value.getAsObject();
     std::optional<StringRef> File =
@@ -68,28 +68,39 @@ Expected<std::vector<std::string>> databaseCudaFiles(StringRef Dir) {
     if (!File)
       return createStringError("'" + Path.str().str() +
                                "' holds an entry without a \"file\"");
-    std::vector<std::string> Args;
+    CompileCommand Command;
     if (const json::Array *Arguments = Entry->getArray("arguments")) {
       for (const json::Value &Arg : *Arguments)
         if (std::optional<StringRef> S = Arg.getAsString())
-          Args.push_back(S->str());
-    } else if (std::optional<StringRef> Command = Entry->getString("command")) {
+          Command.Args.push_back(S->str());
+    } else if (std::optional<StringRef> Line = Entry->getString("command")) {
       BumpPtrAllocator Alloc;
       StringSaver Saver(Alloc);
       SmallVector<const char *, 32> Words;
-      cl::TokenizeGNUCommandLine(*Command, Saver, Words);
-      Args.assign(Words.begin(), Words.end());
+      cl::TokenizeGNUCommandLine(*Line, Saver, Words);
+      Command.Args.assign(Words.begin(), Words.end());
     }
-    if (!compilesCuda(Args, *File))
-      continue;
+    Command.Directory = Entry->getString("directory").value_or(Dir).str();
     SmallString<256> Absolute(*File);
     if (!sys::path::is_absolute(Absolute)) {
-      Absolute = Entry->getString("directory").value_or(Dir);
+      Absolute = Command.Directory;
       sys::path::append(Absolute, *File);
     }
     sys::path::remove_dots(Absolute, /*remove_dot_dot=*/true);
-    Files.push_back(std::string(Absolute));
+    Command.File = std::string(Absolute);
+    Commands.push_back(std::move(Command));
   }
+  return Commands;
+}
+
+Expected<std::vector<std::string>> databaseCudaFiles(StringRef Dir) {
+  Expected<std::vector<CompileCommand>> Commands = readCompileCommands(Dir);
+  if (!Commands)
+    return Commands.takeError();
+  std::vector<std::string> Files;
+  for (const CompileCommand &Command : *Commands)
+    if (compilesCuda(Command.Args, Command.File))
+      Files.push_back(Command.File);
   llvm::sort(Files);
   Files.erase(std::unique(Files.begin(), Files.end()), Files.end());
   return Files;
@@ -102,6 +113,8 @@ std::string readAndRemove(StringRef Path) {
   sys::fs::remove(Path);
   return Buffer ? (*Buffer)->getBuffer().str() : "";
 }
+
+} // namespace
 
 ProcessOutcome runOne(StringRef Program, ArrayRef<std::string> Args) {
   ProcessOutcome Outcome;
@@ -130,12 +143,10 @@ ProcessOutcome runOne(StringRef Program, ArrayRef<std::string> Args) {
   return Outcome;
 }
 
-} // namespace
-
-std::vector<ProcessOutcome> runAll(StringRef Program,
-                                   ArrayRef<std::vector<std::string>> Commands,
-                                   unsigned Workers, bool Progress) {
-  std::vector<ProcessOutcome> Outcomes(Commands.size());
+std::vector<ProcessOutcome>
+runAll(size_t Count, unsigned Workers, bool Progress,
+       llvm::function_ref<ProcessOutcome(size_t)> Run) {
+  std::vector<ProcessOutcome> Outcomes(Count);
   std::mutex ProgressLock;
   size_t Finished = 0;
   auto Report = [&] {
@@ -143,16 +154,15 @@ std::vector<ProcessOutcome> runAll(StringRef Program,
       return;
     std::lock_guard<std::mutex> Lock(ProgressLock);
     ++Finished;
-    errs() << "\rcuda-tidy: " << Finished << "/" << Commands.size()
-           << " files analysed";
-    if (Finished == Commands.size())
+    errs() << "\rcuda-tidy: " << Finished << "/" << Count << " files analysed";
+    if (Finished == Count)
       errs() << "\n";
     errs().flush();
   };
   DefaultThreadPool Pool(hardware_concurrency(std::max(1u, Workers)));
-  for (size_t I = 0; I < Commands.size(); ++I)
+  for (size_t I = 0; I < Count; ++I)
     Pool.async([&, I] {
-      Outcomes[I] = runOne(Program, Commands[I]);
+      Outcomes[I] = Run(I);
       Report();
     });
   Pool.wait();

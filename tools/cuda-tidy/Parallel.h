@@ -12,12 +12,26 @@
 #define CUDA_TIDY_TOOLS_PARALLEL_H
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include <string>
 #include <vector>
 
 namespace cuda_tidy {
+
+/// One entry of a JSON compile database.
+struct CompileCommand {
+  std::string Directory;
+  /// Absolute, without `.` and `..`.
+  std::string File;
+  /// The command line, compiler first.
+  std::vector<std::string> Args;
+};
+
+/// The entries of `<Dir>/compile_commands.json`, in its order.
+llvm::Expected<std::vector<CompileCommand>>
+readCompileCommands(llvm::StringRef Dir);
 
 /// The files of `<Dir>/compile_commands.json` that are compiled as CUDA
 /// (a .cu file, `-x cuda`, `-x cu` or nvcc), absolute, sorted, each once.
@@ -30,15 +44,23 @@ struct ProcessOutcome {
   std::string Stderr;
   /// Why it could not run or crashed; empty otherwise.
   std::string Failure;
+  /// The fix-its the run exported (clang-tidy's --export-fixes YAML), when
+  /// the gate asked for them.
+  std::string ExportedFixes;
 };
 
-/// Runs \p Program once per argument list of \p Commands, at most \p Workers
-/// at a time; results in the order of \p Commands. With \p Progress, a line
-/// on standard error counts finished runs (for a terminal).
+/// Runs \p Program with \p Args (program name first) and captures its
+/// output.
+ProcessOutcome runOne(llvm::StringRef Program,
+                      llvm::ArrayRef<std::string> Args);
+
+/// Calls \p Run for 0 to \p Count - 1, at most \p Workers at a time (each
+/// call typically waits on runOne); results in index order. With
+/// \p Progress, a line on standard error counts finished calls (for a
+/// terminal).
 std::vector<ProcessOutcome>
-runAll(llvm::StringRef Program,
-       llvm::ArrayRef<std::vector<std::string>> Commands, unsigned Workers,
-       bool Progress);
+runAll(size_t Count, unsigned Workers, bool Progress,
+       llvm::function_ref<ProcessOutcome(size_t)> Run);
 
 } // namespace cuda_tidy
 

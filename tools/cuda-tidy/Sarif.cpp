@@ -2,6 +2,7 @@
 
 #include "Sarif.h"
 #include "Baseline.h"
+#include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Path.h"
@@ -75,6 +76,17 @@ public:
     return Location;
   }
 
+  /// The warning's location, with its enclosing function as the logical
+  /// location: the fingerprint hashes the function, so a merge of logs
+  /// (readSarifFindings) needs it to write the same fingerprints again.
+  json::Object primaryLocation(const Finding &F) const {
+    json::Object Location = location(F.Where, /*WithMessage=*/false);
+    if (!F.Function.empty())
+      Location["logicalLocations"] = json::Array{json::Object{
+          {"fullyQualifiedName", F.Function}, {"kind", "function"}}};
+    return Location;
+  }
+
   json::Array fixes(const Finding &F) const {
     // One fix per file and description: the replacements a diagnostic and
     // each of its notes carry.
@@ -120,7 +132,7 @@ public:
           {"ruleId", Rule},
           {"level", F.Level == "error" ? "error" : "warning"},
           {"message", json::Object{{"text", F.Where.Message}}},
-          {"locations", json::Array{location(F.Where, false)}},
+          {"locations", json::Array{primaryLocation(F)}},
           {"relatedLocations", std::move(Related)},
           {"partialFingerprints",
            json::Object{{"cudaTidyFinding/v1",
@@ -172,6 +184,168 @@ json::Value findingsToSarif(ArrayRef<Finding> Findings, StringRef Root) {
 
 json::Value diagnosticsToSarif(StringRef Output) {
   return findingsToSarif(parseClangTidyOutput(Output), "");
+}
+
+namespace {
+
+/// The inverse of SarifWriter: the findings of a log it wrote.
+class SarifReader {
+public:
+  explicit SarifReader(StringRef Root) : Root(Root) {}
+
+  /// The path an artifact location names: a %SRCROOT%-relative URI is
+  /// resolved against this merge's root, a file URI decoded.
+  std::string path(const json::Object *Artifact) const {
+    std::string Uri(Artifact ? Artifact->getString("uri").value_or("") : "");
+    StringRef Rest(Uri);
+    if (Artifact && Artifact->getString("uriBaseId") == "%SRCROOT%") {
+      SmallString<256> Path(Root);
+      sys::path::append(Path, sys::path::Style::posix, Rest);
+      return std::string(Path);
+    }
+    if (!Rest.consume_front("file://"))
+      return Uri;
+    std::string Decoded;
+    for (size_t I = 0; I < Rest.size(); ++I) {
+      unsigned Byte;
+      if (Rest[I] == '%' && I + 2 < Rest.size() &&
+          !Rest.substr(I + 1, 2).getAsInteger(16, Byte)) {
+        Decoded += static_cast<char>(Byte);
+        I += 2;
+      } else {
+        Decoded += Rest[I];
+      }
+    }
+    return Decoded;
+  }
+
+  DiagnosticLine line(const json::Object &Location) const {
+    DiagnosticLine D;
+    if (const json::Object *Message = Location.getObject("message"))
+      D.Message = Message->getString("text").value_or("").str();
+    const json::Object *Physical = Location.getObject("physicalLocation");
+    if (!Physical)
+      return D;
+    D.File = path(Physical->getObject("artifactLocation"));
+    if (const json::Object *Region = Physical->getObject("region")) {
+      D.Line = Region->getInteger("startLine").value_or(0);
+      D.Column = Region->getInteger("startColumn").value_or(0);
+    }
+    return D;
+  }
+
+  Expected<Finding> finding(const json::Value &Value) const {
+    const json::Object *Result = Value.getAsObject();
+    const json::Array *Locations =
+        Result ? Result->getArray("locations") : nullptr;
+    if (!Result || !Result->getString("ruleId") || !Locations ||
+        Locations->empty() || !Locations->front().getAsObject())
+      return createStringError("a result without a rule or a location");
+    Finding F;
+    F.Check = Result->getString("ruleId")->str();
+    F.Level = Result->getString("level") == "error" ? "error" : "warning";
+    const json::Object &Primary = *Locations->front().getAsObject();
+    F.Where = line(Primary);
+    if (const json::Object *Message = Result->getObject("message"))
+      F.Where.Message = Message->getString("text").value_or("").str();
+    if (const json::Array *Logical = Primary.getArray("logicalLocations"))
+      if (!Logical->empty() && Logical->front().getAsObject())
+        F.Function = Logical->front()
+                         .getAsObject()
+                         ->getString("fullyQualifiedName")
+                         .value_or("")
+                         .str();
+    if (const json::Array *Related = Result->getArray("relatedLocations"))
+      for (const json::Value &Note : *Related)
+        if (const json::Object *Location = Note.getAsObject())
+          F.Notes.push_back(line(*Location));
+    if (const json::Array *Fixes = Result->getArray("fixes"))
+      for (const json::Value &Fix : *Fixes)
+        addFixes(F, Fix);
+    return F;
+  }
+
+private:
+  void addFixes(Finding &F, const json::Value &Fix) const {
+    const json::Object *Object = Fix.getAsObject();
+    const json::Array *Changes =
+        Object ? Object->getArray("artifactChanges") : nullptr;
+    if (!Changes)
+      return;
+    for (const json::Value &Change : *Changes) {
+      const json::Object *C = Change.getAsObject();
+      const json::Array *Replacements =
+          C ? C->getArray("replacements") : nullptr;
+      if (!Replacements)
+        continue;
+      std::string File = path(C->getObject("artifactLocation"));
+      for (const json::Value &R : *Replacements) {
+        const json::Object *O = R.getAsObject();
+        const json::Object *Deleted =
+            O ? O->getObject("deletedRegion") : nullptr;
+        const json::Object *Inserted =
+            O ? O->getObject("insertedContent") : nullptr;
+        if (!Deleted)
+          continue;
+        F.Fixes.push_back(
+            {File, unsigned(Deleted->getInteger("byteOffset").value_or(0)),
+             unsigned(Deleted->getInteger("byteLength").value_or(0)),
+             Inserted ? Inserted->getString("text").value_or("").str() : ""});
+      }
+    }
+  }
+
+  StringRef Root;
+};
+
+} // namespace
+
+std::string sarifRoot(const json::Value &Log) {
+  const json::Object *Object = Log.getAsObject();
+  const json::Array *Runs = Object ? Object->getArray("runs") : nullptr;
+  if (!Runs)
+    return "";
+  for (const json::Value &Run : *Runs) {
+    const json::Object *R = Run.getAsObject();
+    const json::Object *Bases =
+        R ? R->getObject("originalUriBaseIds") : nullptr;
+    const json::Object *Base = Bases ? Bases->getObject("%SRCROOT%") : nullptr;
+    if (Base)
+      if (std::optional<StringRef> Uri = Base->getString("uri")) {
+        json::Object Artifact{{"uri", *Uri}};
+        std::string Path = SarifReader("").path(&Artifact);
+        StringRef Trimmed(Path);
+        return Trimmed.size() > 1 ? Trimmed.rtrim('/').str() : Path;
+      }
+  }
+  return "";
+}
+
+Expected<std::vector<Finding>> readSarifFindings(const json::Value &Log,
+                                                 StringRef Root) {
+  const json::Object *Object = Log.getAsObject();
+  const json::Array *Runs = Object ? Object->getArray("runs") : nullptr;
+  if (!Runs || Object->getString("version") != "2.1.0")
+    return createStringError(
+        "not a SARIF 2.1.0 log (an object with \"version\": \"2.1.0\" and "
+        "\"runs\")");
+  SarifReader Reader(Root);
+  std::vector<Finding> Findings;
+  for (const json::Value &Run : *Runs) {
+    const json::Object *R = Run.getAsObject();
+    const json::Array *Results = R ? R->getArray("results") : nullptr;
+    if (!Results)
+      continue;
+    for (const json::Value &Result : *Results) {
+      Expected<Finding> F = Reader.finding(Result);
+      if (!F)
+        return createStringError("result " +
+                                 std::to_string(Findings.size() + 1) + ": " +
+                                 toString(F.takeError()));
+      Findings.push_back(std::move(*F));
+    }
+  }
+  return Findings;
 }
 
 } // namespace cuda_tidy

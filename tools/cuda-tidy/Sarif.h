@@ -18,7 +18,10 @@
 
 #include "Findings.h"
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/Support/Error.h"
 #include "llvm/Support/JSON.h"
+#include <string>
+#include <vector>
 
 namespace cuda_tidy {
 
@@ -29,6 +32,18 @@ llvm::json::Value findingsToSarif(llvm::ArrayRef<Finding> Findings,
 
 /// The SARIF log for clang-tidy's printed output \p Output.
 llvm::json::Value diagnosticsToSarif(llvm::StringRef Output);
+
+/// The path of the `%SRCROOT%` a log written by findingsToSarif names; ""
+/// when it names none.
+std::string sarifRoot(const llvm::json::Value &Log);
+
+/// The findings of a log that findingsToSarif wrote, with relative paths
+/// resolved against \p Root, so that findingsToSarif(readSarifFindings(L,
+/// sarifRoot(L)), sarifRoot(L)) writes L again: what `--merge-sarif` relies
+/// on. What SARIF does not hold (the source excerpts clang-tidy prints,
+/// whether a warning was made an error) is left empty.
+llvm::Expected<std::vector<Finding>>
+readSarifFindings(const llvm::json::Value &Log, llvm::StringRef Root);
 
 } // namespace cuda_tidy
 
