@@ -478,7 +478,7 @@ int main(int Argc, const char **Argv) {
   // toolkit's default, as nvcc would (a database's nvcc commands get it in
   // their translation, NvccDatabase.h).
   if (auto DoubleDash = llvm::find(Args, "--");
-      DoubleDash != Args.end() && !Cuda.empty() && !Help &&
+      DoubleDash != Args.end() && !Cuda.empty() &&
       !cuda_tidy::namesGpuArch(
           ArrayRef<std::string>(Args).drop_front(DoubleDash - Args.begin()))) {
     std::string Arch = cuda_tidy::defaultGpuArch(Cuda);
