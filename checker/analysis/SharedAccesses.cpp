@@ -438,7 +438,11 @@ void SharedAccessCollector::addEvent(const SyncEvent &Event, const Stmt *S,
     Point.Block |= Order.Barrier;
     Point.Order.Arrive |= Order.Arrive;
     Point.Order.Wait |= Order.Wait;
-    Point.Order.Commit |= Order.Commit;
+    // One event commits or completes on one track.
+    if (Order.Commit) {
+      Point.Order.Commit = true;
+      Point.Order.Track = Order.Track;
+    }
     if (Order.Completes >= 0) {
       Point.Order.Completes = Order.Completes;
       Point.Order.Track = Order.Track;

@@ -206,6 +206,44 @@ __global__ void barrierCopyAfterWait(const float *in, float *out) {
   out[threadIdx.x] = tile[255 - threadIdx.x];
 }
 
+// A copy through a cuda::pipeline completes at the consumer's wait, once its
+// stage is committed: the sample's single-stage pipeline. No warning.
+__global__ void pipelineCopy(const float *in, float *out, int n) {
+  __shared__ float tile[16][16];
+  cuda::pipeline<cuda::thread_scope_thread> pipe = cuda::make_pipeline();
+  float acc = 0;
+  for (int a = 0; a < n; ++a) {
+    pipe.producer_acquire();
+    cuda::memcpy_async(&tile[threadIdx.y][threadIdx.x],
+                       &in[a * 256 + threadIdx.y * 16 + threadIdx.x],
+                       sizeof(float), pipe);
+    pipe.producer_commit();
+    pipe.consumer_wait();
+    __syncthreads();
+    for (int k = 0; k < 16; ++k)
+      acc += tile[threadIdx.y][k];
+    __syncthreads();
+  }
+  out[threadIdx.y * 16 + threadIdx.x] = acc;
+}
+
+// The same with the barrier before the consumer's wait.
+__global__ void pipelineCopyBarrierFirst(const float *in, float *out) {
+  __shared__ float tile[16][16];
+  cuda::pipeline<cuda::thread_scope_thread> pipe = cuda::make_pipeline();
+  pipe.producer_acquire();
+  cuda::memcpy_async(&tile[threadIdx.y][threadIdx.x],
+                     &in[threadIdx.y * 16 + threadIdx.x], sizeof(float), pipe);
+  pipe.producer_commit();
+  __syncthreads();
+  pipe.consumer_wait();
+  out[threadIdx.y * 16 + threadIdx.x] = tile[threadIdx.x][threadIdx.y];
+  // CHECK-NOTES: :[[@LINE-1]]:41: warning: read after write race on shared 'tile': no barrier orders this read after another thread's write [cuda-shared-memory-race]
+  // CHECK-NOTES: :[[@LINE-7]]:22: note: the other thread's write is here
+  // CHECK-NOTES: :[[@LINE-3]]:41: note: for example, thread (0,1,0) copies asynchronously (cuda::memcpy_async) into 'tile[1][0]' and thread (1,0,0) reads it, with blockDim (16,16,1) (assumed: no launch of this kernel was found)
+  // CHECK-NOTES: :[[@LINE-9]]:22: note: the asynchronous copy is in flight until its pipeline's 'consumer_wait' completes it; only a barrier after that orders it for the other threads
+}
+
 // --- Split barriers: cuda::barrier's arrive and wait --------------------------
 
 // Between its arrive and its wait a thread is not ordered against anyone:

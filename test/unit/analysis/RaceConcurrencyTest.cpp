@@ -240,6 +240,14 @@ constexpr const char *AsyncStandIns = R"(
       __device__ arrival_token arrive();
       __device__ void wait(arrival_token &&token);
     };
+    template <thread_scope Scope> class pipeline {
+    public:
+      __device__ void producer_commit();
+      __device__ void consumer_wait();
+    };
+    template <thread_scope Scope>
+    __device__ void memcpy_async(void *dst, const void *src,
+                                 unsigned long size, pipeline<Scope> &pipe);
     }
     namespace cub {
     template <class T, int Threads> class BlockReduce {
@@ -332,6 +340,35 @@ TEST(RaceConcurrency, AsyncCopyCrossesBarriersUntilItsWait) {
   // The copy's batch is the older of two: `wait_prior(1)` completes it.
   EXPECT_FALSE(
       concurrentIn(P, "onePending", "&s[threadIdx.x]", "s[255 - threadIdx.x]"));
+}
+
+TEST(RaceConcurrency, PipelineCopyCompletesAtTheConsumersWait) {
+  ParsedCuda P(std::string(AsyncStandIns) + R"(
+    __global__ void waited(const int *in, int *out,
+                           cuda::pipeline<cuda::thread_scope_block> &pipe) {
+      __shared__ int s[256];
+      cuda::memcpy_async(&s[threadIdx.x], &in[threadIdx.x], 4, pipe);
+      pipe.producer_commit();
+      pipe.consumer_wait();
+      __syncthreads();
+      out[threadIdx.x] = s[255 - threadIdx.x];
+    }
+    __global__ void primitivesWait(const int *in, int *out,
+                                   cuda::pipeline<cuda::thread_scope_block> &pipe) {
+      __shared__ int s[256];
+      cuda::memcpy_async(&s[threadIdx.x], &in[threadIdx.x], 4, pipe);
+      pipe.producer_commit();
+      __pipeline_wait_prior(0);
+      __syncthreads();
+      out[threadIdx.x] = s[255 - threadIdx.x];
+    })");
+  ASSERT_TRUE(P.ok());
+  // The pipeline's commit counts on its own track.
+  EXPECT_FALSE(
+      concurrentIn(P, "waited", "&s[threadIdx.x]", "s[255 - threadIdx.x]"));
+  // A wait of the primitives does not complete a pipeline's copy.
+  EXPECT_TRUE(concurrentIn(P, "primitivesWait", "&s[threadIdx.x]",
+                           "s[255 - threadIdx.x]"));
 }
 
 TEST(RaceConcurrency, BlockPrimitiveSharesItsStorageWithinOneCall) {
