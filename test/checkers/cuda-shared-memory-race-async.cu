@@ -356,6 +356,22 @@ __global__ void reductionInLoopBarrier(const float *in, float *out, int n) {
     out[0] = total;
 }
 
+// The threads come to the primitive from both sides of a thread-dependent
+// choice (`idx < n ? ... : 0`), and meet in it. No warning.
+using ScanF = cub::BlockScan<float, 256>;
+__global__ void scanAfterAChoice(const float *in, float *out, int n) {
+  __shared__ ScanF::TempStorage temp;
+  for (int start = 0; start < n; start += 256) {
+    int idx = start + threadIdx.x;
+    float v = idx < n ? in[idx] : 0.0f;
+    float prefix;
+    ScanF(temp).InclusiveSum(v, prefix);
+    __syncthreads();
+    if (idx < n)
+      out[idx] = prefix;
+  }
+}
+
 // A load and a scan in one storage union, the CUB idiom, with the barrier
 // its documentation asks for between them. No warning.
 using Load = cub::BlockLoad<int, 128, 4>;

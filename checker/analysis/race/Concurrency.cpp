@@ -146,7 +146,8 @@ PairConcurrency RaceConcurrency::concurrent(unsigned IA, unsigned IB) const {
     WarpConcurrent |= bits(WarpReach[From], To) != 0;
   }
   for (unsigned DI : DivergencesOf[IA]) {
-    if (!llvm::is_contained(DivergencesOf[IB], DI))
+    if (!llvm::is_contained(DivergencesOf[IB], DI) ||
+        (IA == IB && Accesses[IA].Means == AccessMeans::Collective))
       continue;
     const Divergence &D = Divergences[DI];
     for (unsigned SA = 0; SA < D.Sides.size(); ++SA)
@@ -467,7 +468,9 @@ RaceConcurrency::paths(unsigned IA, unsigned IB) {
     }
   }
   for (unsigned DI : DivergencesOf[IA]) {
-    if (!llvm::is_contained(DivergencesOf[IB], DI))
+    // Both sides of a branch reaching one block primitive meet in it.
+    if (!llvm::is_contained(DivergencesOf[IB], DI) ||
+        (IA == IB && A.Means == AccessMeans::Collective))
       continue;
     const Divergence &D = Divergences[DI];
     for (unsigned SA = 0; SA < D.Sides.size(); ++SA)
