@@ -3,6 +3,7 @@
 #include "DivergentBarrierCheck.h"
 #include "analysis/BarrierDivergence.h"
 #include "analysis/WarpMaskDivergence.h"
+#include "model/HostFacts.h"
 #include "model/LaunchModel.h"
 #include "support/SizeLimit.h"
 #include "support/Timing.h"
@@ -42,8 +43,13 @@ public:
     Buffer = Kernel ? &Reports : nullptr;
     Slowest.time(FD->getNameAsString(), [&] {
       Barriers.analyze(FD);
-      WarpMasks.analyze(FD);
+      // A kernel's warp collectives wait for the launches (flush): what
+      // they establish about its parameters is assumed.
+      if (!Kernel)
+        WarpMasks.analyze(FD);
     });
+    if (Kernel)
+      MaskKernels.push_back(FD);
     Buffer = nullptr;
     if (!Kernel)
       return;
@@ -71,6 +77,13 @@ public:
   /// Reports what early returns cause, unless every call to the function is
   /// a kernel's last action: the threads that return then leave the kernel.
   void flush() {
+    for (const FunctionDecl *Kernel : MaskKernels) {
+      std::vector<ParameterMultiple> Multiples =
+          launchedMultiples(Launches, Kernel, Context);
+      Slowest.time(Kernel->getNameAsString(),
+                   [&] { WarpMasks.analyze(Kernel, Multiples); });
+    }
+    MaskKernels.clear();
     for (auto &[Kernel, Reports] : LaneKernels) {
       if (Launches.launchesHaveWarpRows(Kernel)) {
         replay(Reports);
@@ -251,6 +264,8 @@ private:
   std::unique_ptr<ThreadDependenceAnalysis> PlainDependence;
   std::unique_ptr<BarrierDivergenceAnalysis> Plain;
   std::vector<DivergentBarrier> Pending;
+  /// Kernels whose warp collectives are decided at the end of the unit.
+  std::vector<const FunctionDecl *> MaskKernels;
   std::vector<UnwrittenSharedRead> PendingReads;
   size_t Reported = 0;
 };

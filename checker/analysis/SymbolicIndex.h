@@ -145,6 +145,11 @@ public:
   void enterCallee(const FunctionDecl *Callee, llvm::ArrayRef<SymId> Arguments);
   void leaveCallee();
 
+  /// The value of parameter \p Param of the function, as a use of it
+  /// translates.
+  SymId parameter(const ParmVarDecl *Param) {
+    return translateVar(Param, nullptr);
+  }
   SymId constant(std::int64_t V);
   SymId binary(SymNode::Kind K, SymId A, SymId B);
   SymId linearThreadId();

@@ -441,7 +441,8 @@ const CallExpr *WarpMaskAnalysis::unguardedCollective(const FunctionDecl *FD) {
   return nullptr;
 }
 
-void WarpMaskAnalysis::analyze(const FunctionDecl *FD) {
+void WarpMaskAnalysis::analyze(const FunctionDecl *FD,
+                               llvm::ArrayRef<ParameterMultiple> Multiples) {
   const FunctionDependence *Deps = Dependence.analyze(FD);
   if (!Deps)
     return;
@@ -467,6 +468,12 @@ void WarpMaskAnalysis::analyze(const FunctionDecl *FD) {
       if (!Sym) {
         Sym.emplace(Dependence.getContext(), Deps->getFunction(), Deps);
         Assumed = assumptions(Deps->getFunction(), *Sym);
+        for (const ParameterMultiple &Fact : Multiples)
+          Assumed.push_back(
+              Sym->binary(SymNode::Eq,
+                          Sym->binary(SymNode::Rem, Sym->parameter(Fact.Param),
+                                      Sym->constant(Fact.Multiple)),
+                          Sym->constant(0)));
       }
       // A helper's mask is a constant (unguardedCollective): the caller's
       // translator cannot read the helper's expressions.

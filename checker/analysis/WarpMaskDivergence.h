@@ -37,7 +37,9 @@
 //   generic region, do not count. `if (i < n)` with `i = blockIdx.x *
 //   blockDim.x + threadIdx.x` splits a warp for generic `n`; it does not when
 //   `n` is a constant multiple of 32, when an enclosing guard (`if (n % 32
-//   == 0)`) or a `__builtin_assume` in the function's body itself says so.
+//   == 0)`) or a `__builtin_assume` in the function's body itself says so,
+//   or when every launch of the kernel passes a multiple of 32 (a constant,
+//   or a variable the launching function checks first: HostFacts.h).
 // - A guard the translation cannot follow (a load at a thread-dependent
 //   address, a call), a condition in a `__device__` function that reads one
 //   of its parameters, a switch, and a mask that is not a constant or a
@@ -63,6 +65,7 @@
 #include "analysis/BarrierDivergence.h"
 #include "analysis/ExactQuery.h"
 #include "analysis/dependence/ThreadDependence.h"
+#include "model/HostFacts.h"
 #include <string>
 
 namespace clang::cuda_tidy {
@@ -118,7 +121,10 @@ public:
 
   /// Reports the collectives of \p FD's own body whose masks name lanes
   /// that may not reach them, and the calls to helpers that reach one.
-  void analyze(const FunctionDecl *FD);
+  /// \p Multiples: what the launches establish about its parameters
+  /// (HostFacts.h), assumed as `__builtin_assume`s in its body are.
+  void analyze(const FunctionDecl *FD,
+               llvm::ArrayRef<ParameterMultiple> Multiples = {});
 
 private:
   /// \p Call when it is a collective with a mask, the collective it always

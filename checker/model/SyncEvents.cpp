@@ -69,6 +69,12 @@ AccessOrder SyncEvent::accessOrder(const ASTContext &Context) const {
       Order.Track = AsyncTrack::Barrier;
     }
     break;
+  case SyncKind::Collective:
+    // What a thread does before a CUB primitive that syncs the block inside
+    // is ordered before what the others do after it. Its own use of its
+    // storage stays an access (SharedAccesses.h), which a second use meets.
+    Order.Barrier = HoldsBlockBarrier;
+    break;
   case SyncKind::AsyncCopy:
     // A cooperative-groups copy commits its own batch.
     Order.Commit = Group && copyTrack() == AsyncTrack::Primitives;
@@ -413,6 +419,7 @@ void classifyMember(const CXXMethodDecl *MD, llvm::StringRef Name,
     // Their contract, not their internals: the results (an aggregate valid
     // in thread 0, a scan's prefixes) differ between threads.
     E.Modelled = E.ThreadDependentResult = true;
+    E.HoldsBlockBarrier = Class != "BlockLoad" && Class != "BlockStore";
     return;
   }
   if (E.Kind == SyncKind::None)

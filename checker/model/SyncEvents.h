@@ -247,6 +247,13 @@ struct SyncEvent {
   const Expr *Source = nullptr;
   const Expr *Size = nullptr;
 
+  /// A CUB block primitive whose algorithms all hold a block barrier
+  /// inside (BlockReduce, BlockScan, BlockExchange, BlockRadixSort and the
+  /// rest; not BlockLoad and BlockStore, whose direct, striped and
+  /// vectorised algorithms sync nothing). CUB does not document it; every
+  /// algorithm of these classes has one (`CTA_SYNC()`), with one warp's
+  /// blocks as the exception, where no other warp is there to race.
+  bool HoldsBlockBarrier = false;
   /// The result may differ between threads of one block.
   bool ThreadDependentResult = false;
   /// The result is the same in every thread of the block whatever the

@@ -1,0 +1,237 @@
+//===--- HostFacts.cpp - What host code establishes before a launch -------===//
+//
+// See HostFacts.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "model/HostFacts.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
+#include "clang/AST/StmtCXX.h"
+#include <numeric>
+
+namespace clang::cuda_tidy {
+namespace {
+
+const DeclRefExpr *refTo(const Expr *E, const VarDecl *Var) {
+  const auto *Ref =
+      dyn_cast_or_null<DeclRefExpr>(E ? E->IgnoreParenImpCasts() : nullptr);
+  return Ref && Ref->getDecl() == Var ? Ref : nullptr;
+}
+
+std::optional<std::int64_t> constantOf(const Expr *E,
+                                       const ASTContext &Context) {
+  Expr::EvalResult Result;
+  if (!E || E->isValueDependent() || !E->EvaluateAsInt(Result, Context))
+    return std::nullopt;
+  return Result.Val.getInt().getExtValue();
+}
+
+/// `Var % C` (C > 1) or `Var & (C - 1)` with C a power of two: C.
+std::int64_t divisorIn(const Expr *E, const VarDecl *Var,
+                       const ASTContext &Context) {
+  const auto *BO = dyn_cast<BinaryOperator>(E->IgnoreParenImpCasts());
+  if (!BO || !refTo(BO->getLHS(), Var))
+    return 0;
+  std::optional<std::int64_t> C = constantOf(BO->getRHS(), Context);
+  if (!C || *C < 1)
+    return 0;
+  if (BO->getOpcode() == BO_Rem)
+    return *C > 1 ? *C : 0;
+  if (BO->getOpcode() == BO_And && ((*C + 1) & *C) == 0)
+    return *C + 1;
+  return 0;
+}
+
+/// Whether running \p S certainly leaves the function: a return, a throw, a
+/// call of a function that does not return (`abort`, `ggml_abort`,
+/// `__assert_fail`), or a block that ends in one.
+bool leaves(const Stmt *S) {
+  if (!S)
+    return false;
+  if (isa<ReturnStmt, CXXThrowExpr>(S))
+    return true;
+  if (const auto *Compound = dyn_cast<CompoundStmt>(S))
+    return llvm::any_of(Compound->body(), leaves);
+  if (const auto *Do = dyn_cast<DoStmt>(S))
+    return leaves(Do->getBody());
+  if (const auto *E = dyn_cast<Expr>(S)) {
+    E = E->IgnoreParenCasts();
+    if (const auto *Cleanups = dyn_cast<ExprWithCleanups>(E))
+      E = Cleanups->getSubExpr()->IgnoreParenCasts();
+    if (const auto *Call = dyn_cast<CallExpr>(E))
+      if (const FunctionDecl *Callee = Call->getDirectCallee())
+        return Callee->isNoReturn();
+    if (const auto *Comma = dyn_cast<BinaryOperator>(E);
+        Comma && Comma->getOpcode() == BO_Comma)
+      return leaves(Comma->getLHS()) || leaves(Comma->getRHS());
+  }
+  return false;
+}
+
+/// The multiple of \p Var that statement \p S shows holds after it.
+std::int64_t multipleAfter(const Stmt *S, const VarDecl *Var,
+                           const ASTContext &Context) {
+  if (!S)
+    return 0;
+  // `if (!(x)) abort();`, the shape of GGML_ASSERT and of early returns.
+  if (const auto *If = dyn_cast<IfStmt>(S))
+    return !If->getElse() && !If->hasInitStorage() && leaves(If->getThen())
+               ? multipleShownBy(If->getCond(), false, Var, Context)
+               : 0;
+  // `do { ... } while (0)` around a macro's statements, and blocks.
+  if (const auto *Do = dyn_cast<DoStmt>(S)) {
+    std::optional<std::int64_t> Again = constantOf(Do->getCond(), Context);
+    return Again && *Again == 0 ? multipleAfter(Do->getBody(), Var, Context)
+                                : 0;
+  }
+  if (const auto *Compound = dyn_cast<CompoundStmt>(S)) {
+    std::int64_t Found = 0;
+    for (const Stmt *Child : Compound->body())
+      Found = std::max(Found, multipleAfter(Child, Var, Context));
+    return Found;
+  }
+  const auto *E = dyn_cast<Expr>(S);
+  if (!E)
+    return 0;
+  E = E->IgnoreParenCasts();
+  // assert(c): `c ? (void)0 : __assert_fail(...)` or `(c) || fail()`.
+  if (const auto *Choice = dyn_cast<ConditionalOperator>(E))
+    return leaves(Choice->getFalseExpr())
+               ? multipleShownBy(Choice->getCond(), true, Var, Context)
+               : 0;
+  if (const auto *Or = dyn_cast<BinaryOperator>(E);
+      Or && Or->getOpcode() == BO_LOr && leaves(Or->getRHS()))
+    return multipleShownBy(Or->getLHS(), true, Var, Context);
+  if (const auto *Call = dyn_cast<CallExpr>(E))
+    if (Call->getBuiltinCallee() == Builtin::BI__builtin_assume &&
+        Call->getNumArgs() == 1)
+      return multipleShownBy(Call->getArg(0), true, Var, Context);
+  return 0;
+}
+
+/// Whether \p Body writes \p Var or lets it be written (its address taken,
+/// a non-const reference bound to it).
+bool mayWrite(const Stmt *Body, const VarDecl *Var) {
+  if (!Body)
+    return false;
+  if (const auto *BO = dyn_cast<BinaryOperator>(Body);
+      BO && BO->isAssignmentOp() && refTo(BO->getLHS(), Var))
+    return true;
+  if (const auto *UO = dyn_cast<UnaryOperator>(Body);
+      UO && (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf) &&
+      refTo(UO->getSubExpr(), Var))
+    return true;
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(Body);
+      Ref && Ref->getDecl() == Var && Ref->isLValue() &&
+      Var->getType()->isReferenceType())
+    return true;
+  for (const Stmt *Child : Body->children())
+    if (mayWrite(Child, Var))
+      return true;
+  return false;
+}
+
+/// The multiple of \p Var established before \p Call in \p Caller: by the
+/// statements before the one holding the call, in every block around it.
+std::int64_t multipleBefore(const CallExpr *Call, const FunctionDecl *Caller,
+                            const VarDecl *Var, ASTContext &Context) {
+  if (mayWrite(Caller->getBody(), Var))
+    return 0;
+  std::int64_t Found = 0;
+  DynTypedNode Node = DynTypedNode::create(*Call);
+  for (unsigned Depth = 0; Depth < 64; ++Depth) {
+    DynTypedNodeList Parents = Context.getParents(Node);
+    if (Parents.empty())
+      break;
+    const Stmt *Child = Node.get<Stmt>();
+    if (const auto *Compound = Parents[0].get<CompoundStmt>())
+      for (const Stmt *S : Compound->body()) {
+        if (S == Child)
+          break;
+        Found = std::max(Found, multipleAfter(S, Var, Context));
+      }
+    if (Parents[0].get<FunctionDecl>())
+      break;
+    Node = Parents[0];
+  }
+  return Found;
+}
+
+} // namespace
+
+std::int64_t multipleShownBy(const Expr *Condition, bool Holds,
+                             const VarDecl *Var, const ASTContext &Context) {
+  if (!Condition)
+    return 0;
+  // Casts to bool (`static_cast<bool>(c)` in assert) keep the meaning: a
+  // remainder cast to bool is still "nonzero".
+  const Expr *E = Condition->IgnoreParenCasts();
+  if (const auto *Not = dyn_cast<UnaryOperator>(E);
+      Not && Not->getOpcode() == UO_LNot) {
+    // `!(n % 32)`: the remainder is zero.
+    if (Holds)
+      if (std::int64_t D = divisorIn(Not->getSubExpr(), Var, Context))
+        return D;
+    return multipleShownBy(Not->getSubExpr(), !Holds, Var, Context);
+  }
+  // `if (n % 32) return;`: false, the remainder is zero.
+  if (!Holds)
+    if (std::int64_t D = divisorIn(E, Var, Context))
+      return D;
+  const auto *BO = dyn_cast<BinaryOperator>(E);
+  if (!BO)
+    return 0;
+  if ((BO->getOpcode() == BO_LAnd && Holds) ||
+      (BO->getOpcode() == BO_LOr && !Holds))
+    return std::max(multipleShownBy(BO->getLHS(), Holds, Var, Context),
+                    multipleShownBy(BO->getRHS(), Holds, Var, Context));
+  bool Equal = BO->getOpcode() == BO_EQ, Unequal = BO->getOpcode() == BO_NE;
+  if (!(Equal && Holds) && !(Unequal && !Holds))
+    return 0;
+  for (auto [Side, Other] : {std::pair(BO->getLHS(), BO->getRHS()),
+                             std::pair(BO->getRHS(), BO->getLHS())})
+    if (std::optional<std::int64_t> Zero = constantOf(Other, Context);
+        Zero && *Zero == 0)
+      if (std::int64_t D = divisorIn(Side, Var, Context))
+        return D;
+  return 0;
+}
+
+std::vector<ParameterMultiple> launchedMultiples(LaunchModel &Launches,
+                                                 const FunctionDecl *Kernel,
+                                                 ASTContext &Context) {
+  std::vector<ParameterMultiple> Facts;
+  Launches.resolve();
+  std::vector<const KernelLaunch *> Launched = Launches.launchesOf(Kernel);
+  if (Launched.empty())
+    return Facts;
+  for (unsigned I = 0; I < Kernel->getNumParams(); ++I) {
+    const ParmVarDecl *Param = Kernel->getParamDecl(I);
+    if (!Param->getType()->isIntegerType())
+      continue;
+    std::int64_t Common = 0;
+    for (const KernelLaunch *L : Launched) {
+      std::int64_t Multiple = 0;
+      if (L->Call && L->Caller && L->ArgsKnown && I < L->Args.size()) {
+        const Expr *Arg = L->Args[I]->IgnoreParenImpCasts();
+        if (std::optional<std::int64_t> Value = constantOf(Arg, Context))
+          Multiple = *Value > 0 ? *Value : 0;
+        else if (const auto *Ref = dyn_cast<DeclRefExpr>(Arg))
+          if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
+              Var && Var->hasLocalStorage())
+            Multiple = multipleBefore(L->Call, L->Caller, Var, Context);
+      }
+      Common = Multiple == 0 ? 0
+               : Common == 0 ? Multiple
+                             : std::gcd(Common, Multiple);
+      if (Common <= 1)
+        break;
+    }
+    if (Common > 1)
+      Facts.push_back({Param, Common});
+  }
+  return Facts;
+}
+
+} // namespace clang::cuda_tidy
