@@ -150,6 +150,36 @@ std::optional<SharedSizeAttribute> readSharedSizeAttribute(const CallExpr *CE) {
   return A;
 }
 
+/// Reads a cudaFuncSetAttribute call that sets the dynamic shared memory
+/// limit of kernels defined in the unit: the kernel named, or each kernel
+/// a local function pointer of \p Caller is set to (`auto fn = k<T>;
+/// cudaFuncSetAttribute(fn, ...); fn<<<g, b, bytes>>>(...)`, CUTLASS's
+/// attention examples), as the launches through it are read.
+llvm::SmallVector<SharedSizeAttribute, 1>
+readSharedSizeAttributes(const CallExpr *CE, const FunctionDecl *Caller) {
+  llvm::SmallVector<SharedSizeAttribute, 1> Found;
+  std::optional<SharedSizeAttribute> Named = readSharedSizeAttribute(CE);
+  if (Named) {
+    Found.push_back(*Named);
+    return Found;
+  }
+  const FunctionDecl *Callee = CE->getDirectCallee();
+  if (!Callee || !Callee->getIdentifier() ||
+      Callee->getName() != "cudaFuncSetAttribute" || CE->getNumArgs() != 3)
+    return Found;
+  const auto *Attr =
+      dyn_cast<DeclRefExpr>(CE->getArg(1)->IgnoreParenImpCasts());
+  if (!Attr || !Attr->getDecl()->getIdentifier() ||
+      Attr->getDecl()->getName() !=
+          "cudaFuncAttributeMaxDynamicSharedMemorySize")
+    return Found;
+  if (const VarDecl *Pointer = localPointer(CE->getArg(0), Caller))
+    for (const FunctionDecl *Kernel : PointerTargets::of(Pointer, Caller))
+      if (Kernel && Kernel->hasBody())
+        Found.push_back({CE, Kernel, CE->getArg(2)});
+  return Found;
+}
+
 } // namespace
 
 LaunchModel::LaunchModel(ASTContext &Context) : Context(Context) {}
@@ -255,8 +285,10 @@ void LaunchModel::resolveLaunches() {
       }
       if (S.Launch)
         resolveApiLaunch(S.Call, *S.Launch, Caller);
-      else if (auto Attribute = readSharedSizeAttribute(S.Call))
-        SizeAttributes.push_back(*Attribute);
+      else
+        for (const SharedSizeAttribute &Attribute :
+             readSharedSizeAttributes(S.Call, Caller))
+          SizeAttributes.push_back(Attribute);
       readHandOff(S.Call);
       // A call that may hand a kernel to a launch helper.
       if (!isa<CXXOperatorCallExpr, CXXMemberCallExpr>(S.Call) &&

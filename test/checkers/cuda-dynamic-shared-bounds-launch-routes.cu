@@ -113,3 +113,30 @@ void launchPointers(float *a) {
   void (*enough)(float *) = &pointerEnough;
   enough<<<1, 256, 1024>>>(a);
 }
+
+// More than 48 KiB through a local pointer: the attribute set through the
+// same pointer raises the kernel's limit (CUTLASS's attention examples).
+__global__ void pointerLarge(float *a) {
+  extern __shared__ float pool[];
+  pool[threadIdx.x * 64] = a[threadIdx.x];
+  __syncthreads();
+  a[threadIdx.x] = pool[threadIdx.x * 64];
+}
+
+__global__ void pointerLargeUnset(float *a) {
+  extern __shared__ float pool[];
+  pool[threadIdx.x * 64] = a[threadIdx.x];
+  __syncthreads();
+  a[threadIdx.x] = pool[threadIdx.x * 64];
+}
+
+void launchLargeThroughPointers(float *a) {
+  auto large = pointerLarge;
+  cudaFuncSetAttribute(large, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                       65536);
+  large<<<1, 256, 65536>>>(a);
+  auto unset = pointerLargeUnset;
+  unset<<<1, 256, 65536>>>(a);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: launch of 'pointerLargeUnset' asks for 65536 bytes of dynamic shared memory, more than the 49152 a launch gets without 'cudaFuncAttributeMaxDynamicSharedMemorySize': the launch fails [cuda-dynamic-shared-bounds]
+  // CHECK-NOTES: :[[@LINE-2]]:3: note: call 'cudaFuncSetAttribute(pointerLargeUnset, cudaFuncAttributeMaxDynamicSharedMemorySize, 65536)' before the launch
+}
