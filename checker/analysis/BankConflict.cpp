@@ -900,6 +900,14 @@ void BankConflictAnalysis::analyzeKernel(const FunctionDecl *Kernel,
     return;
   SharedAccessCollector Collector(Dependence.getContext(), *Deps);
   Collector.collect();
+  // Only the threads' own loads and stores are requests of a warp to the
+  // banks: an asynchronous copy's stores are made by the copy unit, with
+  // its own grouping (a 16-byte cp.async per lane is no conflict), and a
+  // CUB primitive's use of its storage is the library's layout, not the
+  // one the access stands for.
+  llvm::erase_if(Collector.accesses(), [](const SharedAccess &A) {
+    return A.Means != AccessMeans::Direct;
+  });
   if (Collector.accesses().empty())
     return;
   llvm::SmallVector<BlockShape, 3> Candidates =
