@@ -158,6 +158,55 @@ std::int64_t multipleBefore(const CallExpr *Call, const FunctionDecl *Caller,
   return Found;
 }
 
+/// \p E without `std::forward<T>(x)` or `std::move(x)` around it.
+const Expr *withoutForwarding(const Expr *E) {
+  E = E->IgnoreParenImpCasts();
+  while (const auto *Call = dyn_cast<CallExpr>(E)) {
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    if (!Callee || Call->getNumArgs() != 1 || !Callee->isInStdNamespace() ||
+        !Callee->getIdentifier() ||
+        (Callee->getName() != "forward" && Callee->getName() != "move"))
+      break;
+    E = Call->getArg(0)->IgnoreParenImpCasts();
+  }
+  return E;
+}
+
+/// The multiple launch \p L passes for the kernel's parameter \p I: a
+/// constant, or a variable its launching function checks first. A launch
+/// inside a helper (`ggml_cuda_kernel_launch(k, params, args...)`) passes
+/// the helper's parameter: the argument the hand-off call gives it, checked
+/// in the function that makes that call.
+std::int64_t multiplePassed(const KernelLaunch &L, unsigned I,
+                            ASTContext &Context) {
+  bool ThroughHelper = L.HelperCall && L.HelperCaller;
+  const auto &Args = ThroughHelper ? L.HelperArgs : L.Args;
+  if (!L.Call || !L.Caller || (!ThroughHelper && !L.ArgsKnown) ||
+      I >= Args.size())
+    return 0;
+  const Expr *Arg = withoutForwarding(Args[I]);
+  const CallExpr *At = L.Call;
+  const FunctionDecl *In = L.Caller;
+  if (ThroughHelper)
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(Arg))
+      if (const auto *Param = dyn_cast<ParmVarDecl>(Ref->getDecl());
+          Param && Param->getDeclContext() == L.Caller &&
+          L.HelperCall->getDirectCallee() == L.Caller &&
+          Param->getFunctionScopeIndex() < L.HelperCall->getNumArgs()) {
+        Arg = withoutForwarding(
+            L.HelperCall->getArg(Param->getFunctionScopeIndex()));
+        At = L.HelperCall;
+        In = L.HelperCaller;
+      }
+  if (std::optional<std::int64_t> Value = constantOf(Arg, Context))
+    return *Value > 0 ? *Value : 0;
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(Arg))
+    if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
+        Var && Var->hasLocalStorage() && Var->getDeclContext() == In)
+      return multipleBefore(At, In, Var, Context);
+  return 0;
+}
+
 } // namespace
 
 std::int64_t multipleShownBy(const Expr *Condition, bool Holds,
@@ -212,16 +261,7 @@ std::vector<ParameterMultiple> launchedMultiples(LaunchModel &Launches,
       continue;
     std::int64_t Common = 0;
     for (const KernelLaunch *L : Launched) {
-      std::int64_t Multiple = 0;
-      if (L->Call && L->Caller && L->ArgsKnown && I < L->Args.size()) {
-        const Expr *Arg = L->Args[I]->IgnoreParenImpCasts();
-        if (std::optional<std::int64_t> Value = constantOf(Arg, Context))
-          Multiple = *Value > 0 ? *Value : 0;
-        else if (const auto *Ref = dyn_cast<DeclRefExpr>(Arg))
-          if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
-              Var && Var->hasLocalStorage())
-            Multiple = multipleBefore(L->Call, L->Caller, Var, Context);
-      }
+      std::int64_t Multiple = multiplePassed(*L, I, Context);
       Common = Multiple == 0 ? 0
                : Common == 0 ? Multiple
                              : std::gcd(Common, Multiple);

@@ -408,15 +408,17 @@ void LaunchModel::resolveApiLaunch(const CallExpr *Call, LaunchKind Kind,
     L.Grid = MemberAssignments::last(Config, "gridDim", Call, Caller);
     L.Block = MemberAssignments::last(Config, "blockDim", Call, Caller);
     L.Bytes = MemberAssignments::last(Config, "dynamicSmemBytes", Call, Caller);
-    if (Kind == LaunchKind::LaunchKernelEx) {
-      L.Args.append(Call->arg_begin() + 2, Call->arg_end());
-      L.ArgsKnown = true;
-    }
     if (!L.Block)
       L.Unresolved = "'" + Config->getNameAsString() +
                      ".blockDim' is not assigned before the launch";
   } else {
     L.Unresolved = "its configuration is not a variable";
+  }
+  // The C++ cudaLaunchKernelEx passes the kernel's arguments one by one,
+  // whatever its configuration is (ggml's `&pdl_cfg.cfg`).
+  if (Kind == LaunchKind::LaunchKernelEx) {
+    L.Args.append(Call->arg_begin() + 2, Call->arg_end());
+    L.ArgsKnown = true;
   }
   if (KernelParameter) {
     // A launch helper's, as for a `<<<...>>>` launch of a parameter.
@@ -444,6 +446,7 @@ void LaunchModel::addHelperLaunch(const KernelLaunch &Written,
   Helper.Written = Written;
   // The arguments are the helper's own: no relation or value of them
   // describes the kernel's parameters.
+  Helper.Written.HelperArgs = Written.Args;
   Helper.Written.Args.clear();
   Helper.Written.ArgsKnown = false;
   HostValues &Here = valuesIn(Written.Caller);

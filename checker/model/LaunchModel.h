@@ -137,6 +137,10 @@ struct KernelLaunch {
   /// The kernel's arguments, when the launch passes them one by one.
   llvm::SmallVector<const Expr *, 8> Args;
   bool ArgsKnown = false;
+  /// Route::Helper: the arguments as the launch inside the helper writes
+  /// them, in the helper's terms (its parameters, forwarded); what the
+  /// hand-off call passes for those parameters is HelperCall's.
+  llvm::SmallVector<const Expr *, 8> HelperArgs;
   /// The block's shape when it is a constant along the launch's path
   /// (through the members of a struct that holds it, and through the
   /// parameters of the helpers it is passed down); for a `<<<...>>>` launch

@@ -115,3 +115,16 @@ void launchChangedAfter(const float *in, float *out, int n) {
 void launchUnchecked(const float *in, float *out, int n) {
   unchecked<<<(n + 255) / 256, 256>>>(in, out, n);
 }
+
+// Through a launch helper that forwards the arguments (ggml's
+// ggml_cuda_kernel_launch): the check is made where the helper is called.
+#include <utility>
+template <typename Kernel, typename... Args>
+static void launchThrough(Kernel kernel, dim3 grid, Args &&...args) {
+  kernel<<<grid, 256>>>(std::forward<Args>(args)...);
+}
+DEFINE_KERNEL(throughHelper)
+void launchThroughHelper(const float *in, float *out, int n) {
+  CHECK_OR_ABORT(n % 32 == 0);
+  launchThrough(throughHelper, dim3((n + 255) / 256), in, out, n);
+}
