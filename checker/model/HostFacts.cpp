@@ -6,7 +6,7 @@
 
 #include "model/HostFacts.h"
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/ParentMapContext.h"
+#include "clang/AST/ParentMap.h"
 #include "clang/AST/StmtCXX.h"
 #include <numeric>
 
@@ -138,23 +138,20 @@ std::int64_t multipleBefore(const CallExpr *Call, const FunctionDecl *Caller,
                             const VarDecl *Var, ASTContext &Context) {
   if (mayWrite(Caller->getBody(), Var))
     return 0;
+  // A parent map of the launching function's body alone: the unit's
+  // (ASTContext::getParents) would be built over every header, at a cost
+  // far above the check's.
+  ParentMap Parents(Caller->getBody());
   std::int64_t Found = 0;
-  DynTypedNode Node = DynTypedNode::create(*Call);
-  for (unsigned Depth = 0; Depth < 64; ++Depth) {
-    DynTypedNodeList Parents = Context.getParents(Node);
-    if (Parents.empty())
-      break;
-    const Stmt *Child = Node.get<Stmt>();
-    if (const auto *Compound = Parents[0].get<CompoundStmt>())
+  const Stmt *Child = Call;
+  for (const Stmt *Parent = Parents.getParent(Child); Parent;
+       Child = Parent, Parent = Parents.getParent(Child))
+    if (const auto *Compound = dyn_cast<CompoundStmt>(Parent))
       for (const Stmt *S : Compound->body()) {
         if (S == Child)
           break;
         Found = std::max(Found, multipleAfter(S, Var, Context));
       }
-    if (Parents[0].get<FunctionDecl>())
-      break;
-    Node = Parents[0];
-  }
   return Found;
 }
 
