@@ -421,6 +421,28 @@ void SharedAccessCollector::computeGuards(SharedAccess &A) {
   }
 }
 
+const Expr *SharedAccessCollector::sharedPointerOf(const Expr *Address,
+                                                   unsigned Depth) {
+  if (!Address || Depth > 4)
+    return nullptr;
+  const Expr *E = Address->IgnoreParenCasts();
+  if (const auto *Call = dyn_cast<CallExpr>(E)) {
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    if (Callee && Callee->getIdentifier() && Call->getNumArgs() == 1 &&
+        (Callee->getName() == "__cvta_generic_to_shared" ||
+         Callee->getName() == "__nvvm_cvta_generic_to_shared"))
+      return Call->getArg(0)->IgnoreParenImpCasts();
+    return nullptr;
+  }
+  // `unsigned dst = __cvta_generic_to_shared(&tile[t]);`, assigned once.
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
+    if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
+        Var && Var->hasLocalStorage() && !isa<ParmVarDecl>(Var) &&
+        Var->getInit() && Sym.assignmentsTo(Var) == 0)
+      return sharedPointerOf(Var->getInit(), Depth + 1);
+  return nullptr;
+}
+
 SyncPoint &SharedAccessCollector::syncPointAt(const Stmt *S) {
   auto [It, Inserted] = SyncIndex.try_emplace(S, Syncs.size());
   if (Inserted) {
@@ -449,6 +471,25 @@ void SharedAccessCollector::addEvent(const SyncEvent &Event, const Stmt *S,
     }
   }
   const auto *Call = dyn_cast<CallExpr>(S);
+  if (Event.Kind == SyncKind::AsyncCopy && Event.Destination &&
+      Event.AsmBytes) {
+    // Inline PTX names the destination by its 32-bit shared address: the
+    // pointer is the argument of the conversion that made it.
+    const Expr *Pointer = sharedPointerOf(Event.Destination);
+    size_t Before = Accesses.size();
+    if (Pointer)
+      addAccess(Pointer, S, B, Index, AccessKind::Write,
+                /*ThroughPointer=*/true);
+    if (Accesses.size() == Before)
+      return;
+    SharedAccess &A = Accesses.back();
+    A.Means = AccessMeans::AsyncCopy;
+    A.Operation = Event.Name;
+    A.Track = AsyncTrack::Primitives;
+    if (*Event.AsmBytes > 0 && *Event.AsmBytes <= 16)
+      A.Width = static_cast<std::int64_t>(*Event.AsmBytes);
+    return;
+  }
   if (!Call)
     return;
   if (Event.Kind == SyncKind::AsyncCopy && Event.Destination) {

@@ -358,6 +358,10 @@ private:
                  const CallExpr *Via = nullptr,
                  const CalleeConditions *Conditions = nullptr);
   void computeGuards(SharedAccess &A);
+  /// The pointer a 32-bit shared address was made from
+  /// (`__cvta_generic_to_shared(&tile[t])`, directly or through a local
+  /// initialised with it); null when it was not.
+  const Expr *sharedPointerOf(const Expr *Address, unsigned Depth = 0);
   /// The sync point at \p S, made if there is none yet.
   SyncPoint &syncPointAt(const Stmt *S);
   /// Records what \p Event at \p S means for the order of accesses, and

@@ -679,21 +679,53 @@ SyncEvent classifyAsm(const GCCAsmStmt *Asm) {
   llvm::StringRef Mnemonic = Instruction.substr(0, Space);
   llvm::StringRef Operands =
       Space == llvm::StringRef::npos ? "" : Instruction.substr(Space);
-  // bar{.cta,.warp}.sync, bar{.cta}.arrive, barrier{.cta}.{sync,arrive},
-  // barrier.cluster.{arrive,wait}, each with modifiers (.aligned, .release).
   llvm::SmallVector<llvm::StringRef, 4> Parts;
   Mnemonic.split(Parts, '.');
+  llvm::SmallVector<llvm::StringRef, 3> Ops;
+  Operands.split(Ops, ',', -1, /*KeepEmpty=*/false);
+  auto Op = [&](unsigned I) {
+    if (I >= Ops.size())
+      return SyncOperand();
+    // A memory operand, `[%0]`, names its address.
+    llvm::StringRef Token = Ops[I].trim();
+    if (Token.starts_with("[") && Token.ends_with("]"))
+      Token = Token.drop_front().drop_back();
+    return asmOperand(Asm, Token);
+  };
+  // The per-thread asynchronous copy the pipeline primitives compile to:
+  // cp.async.{ca,cg}.shared.global [dst], [src], bytes (an optional
+  // source size or cache hint after), cp.async.commit_group,
+  // cp.async.wait_group N and cp.async.wait_all. The bulk forms
+  // (cp.async.bulk, completed through an mbarrier) are not read.
+  if (Parts.size() >= 3 && Parts[0] == "cp" && Parts[1] == "async") {
+    if (Parts[2] == "commit_group") {
+      E.Kind = SyncKind::AsyncCommit;
+    } else if (Parts[2] == "wait_group") {
+      E.Kind = SyncKind::AsyncWait;
+      E.Stage = Op(0);
+    } else if (Parts[2] == "wait_all") {
+      E.Kind = SyncKind::AsyncWait;
+      E.Stage.Constant = 0;
+    } else if ((Parts[2] == "ca" || Parts[2] == "cg") && Parts.size() >= 5 &&
+               Parts[3] == "shared" && Parts[4] == "global") {
+      E.Kind = SyncKind::AsyncCopy;
+      E.Destination = Op(0).E;
+      E.Source = Op(1).E;
+      E.AsmBytes = Op(2).Constant;
+    } else {
+      return E;
+    }
+    E.Name = Mnemonic.str();
+    return E;
+  }
+  // bar{.cta,.warp}.sync, bar{.cta}.arrive, barrier{.cta}.{sync,arrive},
+  // barrier.cluster.{arrive,wait}, each with modifiers (.aligned, .release).
   if (Parts.size() < 2 || (Parts[0] != "bar" && Parts[0] != "barrier"))
     return E;
   llvm::StringRef Level = Parts[1];
   llvm::StringRef Action =
       isOneOf(Level, {"cta", "cluster", "warp"}) && Parts.size() > 2 ? Parts[2]
                                                                      : Level;
-  llvm::SmallVector<llvm::StringRef, 2> Ops;
-  Operands.split(Ops, ',', -1, /*KeepEmpty=*/false);
-  auto Op = [&](unsigned I) {
-    return I < Ops.size() ? asmOperand(Asm, Ops[I]) : SyncOperand();
-  };
   if (Level == "warp") {
     if (Action != "sync")
       return E;

@@ -246,6 +246,9 @@ struct SyncEvent {
   const Expr *Destination = nullptr;
   const Expr *Source = nullptr;
   const Expr *Size = nullptr;
+  /// The bytes of an inline-PTX `cp.async`, a literal of the instruction;
+  /// its Destination is then the 32-bit shared address operand.
+  std::optional<std::uint64_t> AsmBytes;
 
   /// A CUB block primitive whose algorithms all hold a block barrier
   /// inside (BlockReduce, BlockScan, BlockExchange, BlockRadixSort and the
@@ -309,7 +312,10 @@ struct SyncEvent {
 SyncEvent classifySync(const CallExpr *CE);
 
 /// Classifies an inline asm statement that is one barrier instruction
-/// (`bar.sync 1, 128;`, `barrier.cluster.wait;`); kind None for any other.
+/// (`bar.sync 1, 128;`, `barrier.cluster.wait;`) or one per-thread
+/// asynchronous copy instruction (`cp.async.ca.shared.global [%0], [%1],
+/// 4;`, `cp.async.commit_group;`, `cp.async.wait_group 0;`); kind None for
+/// any other.
 /// The race analysis reads its accessOrder (named barriers, `bar.arrive`);
 /// the other analyses treat asm as asm.
 SyncEvent classifyAsm(const GCCAsmStmt *Asm);

@@ -31,7 +31,7 @@ __global__ void copyNoWait(const float *in, float *out) {
   // CHECK-NOTES: :[[@LINE-1]]:22: warning: read after write race on shared 'tile': no barrier orders this read after another thread's write [cuda-shared-memory-race]
   // CHECK-NOTES: :[[@LINE-4]]:27: note: the other thread's write is here
   // CHECK-NOTES: :[[@LINE-3]]:22: note: for example, thread (255,0,0) copies asynchronously (__pipeline_memcpy_async) into 'tile[255]' and thread (0,0,0) reads it, with blockDim (256,1,1) (assumed: no launch of this kernel was found)
-  // CHECK-NOTES: :[[@LINE-6]]:27: note: the asynchronous copy is in flight until '__pipeline_wait_prior' or 'cooperative_groups::wait' completes it; only a barrier after that orders it for the other threads
+  // CHECK-NOTES: :[[@LINE-6]]:27: note: the asynchronous copy is in flight until '__pipeline_wait_prior', 'cooperative_groups::wait' or 'cp.async.wait_group' completes it; only a barrier after that orders it for the other threads
 }
 
 // The wait completes only this thread's own copies.
@@ -44,7 +44,7 @@ __global__ void copyWaitNoBarrier(const float *in, float *out) {
   // CHECK-NOTES: :[[@LINE-1]]:22: warning: read after write race on shared 'tile': no barrier orders this read after another thread's write [cuda-shared-memory-race]
   // CHECK-NOTES: :[[@LINE-5]]:27: note: the other thread's write is here
   // CHECK-NOTES: :[[@LINE-3]]:22: note: for example, thread (255,0,0) copies asynchronously (__pipeline_memcpy_async) into 'tile[255]' and thread (0,0,0) reads it, with blockDim (256,1,1) (assumed: no launch of this kernel was found)
-  // CHECK-NOTES: :[[@LINE-7]]:27: note: the asynchronous copy is in flight until '__pipeline_wait_prior' or 'cooperative_groups::wait' completes it; only a barrier after that orders it for the other threads
+  // CHECK-NOTES: :[[@LINE-7]]:27: note: the asynchronous copy is in flight until '__pipeline_wait_prior', 'cooperative_groups::wait' or 'cp.async.wait_group' completes it; only a barrier after that orders it for the other threads
 }
 
 // A barrier before the wait orders nothing: the copies are still in flight.
@@ -57,7 +57,7 @@ __global__ void copyBarrierNoWait(const float *in, float *out) {
   // CHECK-NOTES: :[[@LINE-1]]:22: warning: read after write race on shared 'tile': no barrier orders this read after another thread's write [cuda-shared-memory-race]
   // CHECK-NOTES: :[[@LINE-5]]:27: note: the other thread's write is here
   // CHECK-NOTES: :[[@LINE-3]]:22: note: for example, thread (255,0,0) copies asynchronously (__pipeline_memcpy_async) into 'tile[255]' and thread (0,0,0) reads it, with blockDim (256,1,1) (assumed: no launch of this kernel was found)
-  // CHECK-NOTES: :[[@LINE-7]]:27: note: the asynchronous copy is in flight until '__pipeline_wait_prior' or 'cooperative_groups::wait' completes it; only a barrier after that orders it for the other threads
+  // CHECK-NOTES: :[[@LINE-7]]:27: note: the asynchronous copy is in flight until '__pipeline_wait_prior', 'cooperative_groups::wait' or 'cp.async.wait_group' completes it; only a barrier after that orders it for the other threads
 }
 
 // The idiom: wait, then a barrier. No warning.
@@ -104,7 +104,7 @@ __global__ void waitPriorOneLeavesItInFlight(const float *in, float *out) {
   // CHECK-NOTES: :[[@LINE-1]]:22: warning: read after write race on shared 'tile': no barrier orders this read after another thread's write [cuda-shared-memory-race]
   // CHECK-NOTES: :[[@LINE-6]]:27: note: the other thread's write is here
   // CHECK-NOTES: :[[@LINE-3]]:22: note: for example, thread (255,0,0) copies asynchronously (__pipeline_memcpy_async) into 'tile[255]' and thread (0,0,0) reads it, with blockDim (256,1,1) (assumed: no launch of this kernel was found)
-  // CHECK-NOTES: :[[@LINE-8]]:27: note: the asynchronous copy is in flight until '__pipeline_wait_prior' or 'cooperative_groups::wait' completes it; only a barrier after that orders it for the other threads
+  // CHECK-NOTES: :[[@LINE-8]]:27: note: the asynchronous copy is in flight until '__pipeline_wait_prior', 'cooperative_groups::wait' or 'cp.async.wait_group' completes it; only a barrier after that orders it for the other threads
 }
 
 // Double buffering: the copy for the next stage goes into the other buffer,
@@ -164,7 +164,7 @@ __global__ void groupCopyNoWait(const float *in, float *out) {
   // CHECK-NOTES: :[[@LINE-1]]:22: warning: read after write race on shared 'tile': no barrier orders this read after another thread's write [cuda-shared-memory-race]
   // CHECK-NOTES: :[[@LINE-3]]:27: note: the other thread's write is here
   // CHECK-NOTES: :[[@LINE-3]]:22: note: for example, thread (0,0,0) copies, for its group (cooperative_groups::memcpy_async), into 'tile[254]' and thread (1,0,0) reads it, with blockDim (256,1,1) (assumed: no launch of this kernel was found)
-  // CHECK-NOTES: :[[@LINE-5]]:27: note: the asynchronous copy is in flight until '__pipeline_wait_prior' or 'cooperative_groups::wait' completes it; only a barrier after that orders it for the other threads
+  // CHECK-NOTES: :[[@LINE-5]]:27: note: the asynchronous copy is in flight until '__pipeline_wait_prior', 'cooperative_groups::wait' or 'cp.async.wait_group' completes it; only a barrier after that orders it for the other threads
 }
 
 // `cg::wait(block)` waits for the copies and then syncs the block. No
@@ -405,4 +405,38 @@ __global__ void loadThenScanNoBarrier(const int *in, int *out) {
   // CHECK-NOTES: :[[@LINE-4]]:8: note: a CUB block primitive's TempStorage needs a barrier before it is used again
   // CHECK-NOTES: :[[@LINE-5]]:3: note: a barrier is missing before this statement
   out[threadIdx.x] = prefix;
+}
+
+// --- Inline PTX: cp.async, commit_group, wait_group ---------------------------
+
+// The instructions the pipeline primitives compile to, as CUTLASS and
+// flash-attention write them, with the destination's shared address made
+// by __cvta_generic_to_shared.
+__global__ void ptxCopyNoWait(const int *in, int *out) {
+  __shared__ int tile[256];
+  unsigned dst = static_cast<unsigned>(__cvta_generic_to_shared(&tile[threadIdx.x]));
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4;" ::"r"(dst),
+               "l"(&in[threadIdx.x])
+               : "memory");
+  asm volatile("cp.async.commit_group;" ::: "memory");
+  __syncthreads();
+  out[threadIdx.x] = tile[255 - threadIdx.x];
+  // CHECK-NOTES: :[[@LINE-1]]:22: warning: read after write race on shared 'tile': no barrier orders this read after another thread's write [cuda-shared-memory-race]
+  // CHECK-NOTES: :[[@LINE-8]]:65: note: the other thread's write is here
+  // CHECK-NOTES: :[[@LINE-3]]:22: note: for example, thread (255,0,0) copies asynchronously (cp.async.ca.shared.global) into 'tile[255]' and thread (0,0,0) reads it, with blockDim (256,1,1) (assumed: no launch of this kernel was found)
+  // CHECK-NOTES: :[[@LINE-10]]:65: note: the asynchronous copy is in flight until '__pipeline_wait_prior', 'cooperative_groups::wait' or 'cp.async.wait_group' completes it; only a barrier after that orders it for the other threads
+}
+
+// With the wait and then the barrier. No warning.
+__global__ void ptxCopyWaitBarrier(const int *in, int *out) {
+  __shared__ int tile[256];
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4;" ::"r"(
+                   static_cast<unsigned>(
+                       __cvta_generic_to_shared(&tile[threadIdx.x]))),
+               "l"(&in[threadIdx.x])
+               : "memory");
+  asm volatile("cp.async.commit_group;" ::: "memory");
+  asm volatile("cp.async.wait_group 0;" ::: "memory");
+  __syncthreads();
+  out[threadIdx.x] = tile[255 - threadIdx.x];
 }

@@ -40,7 +40,8 @@ SharedRace RaceReport::raceBetween(const SharedAccess &First,
     switch (First.Track) {
     case AsyncTrack::Primitives:
       Race.FirstCompletedBy =
-          "'__pipeline_wait_prior' or 'cooperative_groups::wait'";
+          "'__pipeline_wait_prior', 'cooperative_groups::wait' or "
+          "'cp.async.wait_group'";
       break;
     case AsyncTrack::Barrier:
       Race.FirstCompletedBy = "a wait on its 'cuda::barrier'";

@@ -9,7 +9,6 @@
 // measured.
 //
 // RUNTIME: tool=racecheck expect=fault
-// KNOWN-MISS: inline PTX `cp.async` is not read as an asynchronous copy (the C++ spellings are)
 // REQUIRES: cuda-toolkit
 // RUN: %check_clang_tidy %s cuda-shared-memory-race %t -- -- %cuda_real
 
@@ -43,6 +42,7 @@ __global__ void reverseBlock(const int *in, int *out) {
                : "memory");
   asm volatile("cp.async.commit_group;" ::: "memory");
   out[t] = tile[kThreads - 1 - t];
+  // CHECK-MESSAGES: :[[@LINE-1]]:{{[0-9]+}}: warning: {{.*}} [cuda-shared-memory-race]
 }
 
 void reference(const int *in, int *expected) {

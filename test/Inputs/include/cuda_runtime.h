@@ -170,6 +170,7 @@ __STUB_DEVICE__ int __syncthreads_and(int pred) {
 __STUB_DEVICE__ int __syncthreads_or(int pred) { return __nvvm_bar0_or(pred); }
 __STUB_DEVICE__ void __barrier_sync(unsigned id) { __nvvm_barrier_sync(id); }
 // sm_90 cluster intrinsics (crt/sm_90_rt.h); declared only.
+__device__ size_t __cvta_generic_to_shared(const void *ptr);
 __device__ void __cluster_barrier_arrive(void);
 __device__ void __cluster_barrier_wait(void);
 __device__ dim3 __clusterIdx(void);

@@ -665,5 +665,39 @@ TEST(SyncEvents, UserFunctionsStayUnmodelled) {
   }
 }
 
+TEST(SyncEvents, InlinePtxAsynchronousCopies) {
+  ParsedCuda P(R"(
+    __global__ void copy(const int *g) {
+      __shared__ int s[32];
+      unsigned dst = 0;
+      asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(dst),
+                   "l"(g));
+    }
+    __global__ void commit() { asm volatile("cp.async.commit_group;"); }
+    __global__ void waitOne() { asm volatile("cp.async.wait_group 1;"); }
+    __global__ void waitAll() { asm volatile("cp.async.wait_all;"); }
+    __global__ void bulk(const int *g) {
+      unsigned dst = 0;
+      asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx"
+                   "::bytes [%0], [%1], 16, [%2];" ::"r"(dst), "l"(g), "r"(dst));
+    })");
+  ASSERT_TRUE(P.ok());
+  SyncEvent E = asmEventOf(P, "copy");
+  EXPECT_EQ(E.Kind, SyncKind::AsyncCopy);
+  EXPECT_EQ(nameOf(E.Destination), "dst");
+  EXPECT_EQ(E.AsmBytes, 16u);
+  EXPECT_EQ(E.Name, "cp.async.cg.shared.global");
+  E = asmEventOf(P, "commit");
+  EXPECT_EQ(E.Kind, SyncKind::AsyncCommit);
+  EXPECT_TRUE(E.accessOrder(P.context()).Commit);
+  E = asmEventOf(P, "waitOne");
+  EXPECT_EQ(E.Kind, SyncKind::AsyncWait);
+  EXPECT_EQ(E.accessOrder(P.context()).Completes, 1);
+  E = asmEventOf(P, "waitAll");
+  EXPECT_EQ(E.accessOrder(P.context()).Completes, 0);
+  // The bulk copies complete through an mbarrier: not read.
+  EXPECT_EQ(asmEventOf(P, "bulk").Kind, SyncKind::None);
+}
+
 } // namespace
 } // namespace clang::cuda_tidy
