@@ -18,11 +18,15 @@ struct Collected : WarpMaskHandler {
   }
 };
 
-/// The reports for kernel "k" of \p Code, parsed in \p Pass.
+/// The reports for kernel "k" of \p Code, parsed in \p Pass. The reports
+/// point into the unit's AST (the condition, the callee), so the units stay
+/// parsed for the whole run (ASan found a test reading a freed callee).
 std::vector<DivergentWarpCollective>
 reportsFor(llvm::StringRef Code, WarpMaskOptions Options = {},
            test::Pass Pass = test::Pass::Device) {
-  ParsedCuda P(Code, Pass);
+  static std::vector<std::unique_ptr<ParsedCuda>> Units;
+  Units.push_back(std::make_unique<ParsedCuda>(Code, Pass));
+  ParsedCuda &P = *Units.back();
   EXPECT_TRUE(P.ok());
   if (!P.ok())
     return {};
