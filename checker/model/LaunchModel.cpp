@@ -129,28 +129,6 @@ const VarDecl *configVariable(const CallExpr *Call) {
 }
 
 /// Reads a cudaFuncSetAttribute call that sets the dynamic shared memory
-/// limit of a kernel defined in the unit.
-std::optional<SharedSizeAttribute> readSharedSizeAttribute(const CallExpr *CE) {
-  const FunctionDecl *Callee = CE->getDirectCallee();
-  if (!Callee || !Callee->getIdentifier() ||
-      Callee->getName() != "cudaFuncSetAttribute" || CE->getNumArgs() != 3)
-    return std::nullopt;
-  const auto *Attr =
-      dyn_cast<DeclRefExpr>(CE->getArg(1)->IgnoreParenImpCasts());
-  if (!Attr || !Attr->getDecl()->getIdentifier() ||
-      Attr->getDecl()->getName() !=
-          "cudaFuncAttributeMaxDynamicSharedMemorySize")
-    return std::nullopt;
-  SharedSizeAttribute A;
-  A.Call = CE;
-  A.Kernel = kernelNamed(CE->getArg(0));
-  A.Value = CE->getArg(2);
-  if (!A.Kernel || !A.Kernel->hasBody())
-    return std::nullopt;
-  return A;
-}
-
-/// Reads a cudaFuncSetAttribute call that sets the dynamic shared memory
 /// limit of kernels defined in the unit: the kernel named, or each kernel
 /// a local function pointer of \p Caller is set to (`auto fn = k<T>;
 /// cudaFuncSetAttribute(fn, ...); fn<<<g, b, bytes>>>(...)`, CUTLASS's
@@ -158,11 +136,6 @@ std::optional<SharedSizeAttribute> readSharedSizeAttribute(const CallExpr *CE) {
 llvm::SmallVector<SharedSizeAttribute, 1>
 readSharedSizeAttributes(const CallExpr *CE, const FunctionDecl *Caller) {
   llvm::SmallVector<SharedSizeAttribute, 1> Found;
-  std::optional<SharedSizeAttribute> Named = readSharedSizeAttribute(CE);
-  if (Named) {
-    Found.push_back(*Named);
-    return Found;
-  }
   const FunctionDecl *Callee = CE->getDirectCallee();
   if (!Callee || !Callee->getIdentifier() ||
       Callee->getName() != "cudaFuncSetAttribute" || CE->getNumArgs() != 3)
@@ -173,10 +146,14 @@ readSharedSizeAttributes(const CallExpr *CE, const FunctionDecl *Caller) {
       Attr->getDecl()->getName() !=
           "cudaFuncAttributeMaxDynamicSharedMemorySize")
     return Found;
-  if (const VarDecl *Pointer = localPointer(CE->getArg(0), Caller))
-    for (const FunctionDecl *Kernel : PointerTargets::of(Pointer, Caller))
-      if (Kernel && Kernel->hasBody())
-        Found.push_back({CE, Kernel, CE->getArg(2)});
+  llvm::SmallVector<const FunctionDecl *, 4> Kernels;
+  if (const FunctionDecl *Named = kernelNamed(CE->getArg(0)))
+    Kernels.push_back(Named);
+  else if (const VarDecl *Pointer = localPointer(CE->getArg(0), Caller))
+    Kernels = PointerTargets::of(Pointer, Caller);
+  for (const FunctionDecl *Kernel : Kernels)
+    if (Kernel && Kernel->hasBody())
+      Found.push_back({CE, Kernel, CE->getArg(2)});
   return Found;
 }
 
