@@ -39,11 +39,9 @@ RaceConcurrency::RaceConcurrency(const KernelRaceContext &K)
     // What a helper does before its barrier reaches nothing past the call.
     if (Accesses[I].Segment == CallSegment::BeforeBarrier)
       continue;
-    std::optional<AsyncTrack> Pending;
-    if (Accesses[I].isAsync())
-      Pending = Accesses[I].Track;
-    walk(Accesses[I].Block, Accesses[I].Index, false, Reach[I], {}, Pending);
-    walk(Accesses[I].Block, Accesses[I].Index, true, WarpReach[I], {}, Pending);
+    const SharedAccess *Copy = Accesses[I].isAsync() ? &Accesses[I] : nullptr;
+    walk(Accesses[I].Block, Accesses[I].Index, false, Reach[I], {}, Copy);
+    walk(Accesses[I].Block, Accesses[I].Index, true, WarpReach[I], {}, Copy);
   }
   for (const CFGBlock *B : Deps.getCFG()) {
     // An `if`, not a loop's condition: leaving a loop is not skipping a
@@ -163,8 +161,7 @@ PairConcurrency RaceConcurrency::concurrent(unsigned IA, unsigned IB) const {
 
 void RaceConcurrency::walk(const CFGBlock *From, unsigned FromIndex,
                            bool StopAtWarpSync, ReachSet &Out,
-                           ClosedEdge Closed,
-                           std::optional<AsyncTrack> Pending) const {
+                           ClosedEdge Closed, const SharedAccess *Copy) const {
   // Breadth-first over (block, went round a loop, the order state below)
   // from just after element FromIndex of From, stopping at barriers.
   //
@@ -192,18 +189,13 @@ void RaceConcurrency::walk(const CFGBlock *From, unsigned FromIndex,
   // taken: the path runs the body and meets the barriers in it. A walk that
   // starts in such a test may be past its first pass and leaves both ways.
   // A cooperative-groups copy has committed its batch when issued.
-  const SharedAccess *Issued = nullptr;
-  if (Pending)
-    for (const SharedAccess &A : Accesses)
-      if (A.Block == From && A.Index == FromIndex && A.isAsync())
-        Issued = &A;
-  unsigned FirstCommits = Issued && Issued->Means == AccessMeans::GroupCopy &&
-                                  Issued->Track == AsyncTrack::Primitives
+  unsigned FirstCommits = Copy && Copy->Means == AccessMeans::GroupCopy &&
+                                  Copy->Track == AsyncTrack::Primitives
                               ? 1
                               : 0;
   constexpr unsigned MaxCommits = 9;
   std::deque<Item> Queue{{From, FromIndex, false, false, false, false,
-                          Pending.has_value(), FirstCommits}};
+                          Copy != nullptr, FirstCommits}};
   while (!Queue.empty()) {
     Item Cur = Queue.front();
     Queue.pop_front();
@@ -218,12 +210,12 @@ void RaceConcurrency::walk(const CFGBlock *From, unsigned FromIndex,
       const SyncPoint *Sync = Col.syncAt(CS->getStmt());
       if (Sync && Cur.InFlight) {
         const AccessOrder &Order = Sync->Order;
-        if (Order.Commit && Order.Track == *Pending)
+        if (Order.Commit && Order.Track == Copy->Track)
           Cur.Commits = std::min(Cur.Commits + 1, MaxCommits);
         // The barrier-tracked copies belong to the phase they were issued
         // in: its wait completes them, whatever was committed.
-        if (Order.Completes >= 0 && Order.Track == *Pending &&
-            (*Pending == AsyncTrack::Barrier ||
+        if (Order.Completes >= 0 && Order.Track == Copy->Track &&
+            (Copy->Track == AsyncTrack::Barrier ||
              Cur.Commits > static_cast<unsigned>(Order.Completes)))
           Cur.InFlight = false;
       }

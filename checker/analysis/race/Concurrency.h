@@ -129,10 +129,10 @@ private:
 
   /// The accesses reached from just after element \p FromIndex of \p From
   /// with no barrier between (see the .cpp for the order state it keeps);
-  /// \p Pending: the walk starts at an asynchronous copy of that track.
+  /// \p Copy: the asynchronous copy the walk starts at, if it does.
   void walk(const CFGBlock *From, unsigned FromIndex, bool StopAtWarpSync,
             ReachSet &Out, ClosedEdge Closed = {},
-            std::optional<AsyncTrack> Pending = std::nullopt) const;
+            const SharedAccess *Copy = nullptr) const;
   /// The barrier branches that every barrier-free way from element
   /// \p FromIndex of \p From to access \p To that goes round the
   /// branch's loop passes before it does, with the value that takes the
