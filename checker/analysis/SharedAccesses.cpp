@@ -471,11 +471,35 @@ void SharedAccessCollector::addEvent(const SyncEvent &Event, const Stmt *S,
     }
   }
   const auto *Call = dyn_cast<CallExpr>(S);
-  if (Event.Kind == SyncKind::AsyncCopy && Event.Destination &&
-      Event.AsmBytes) {
-    // Inline PTX names the destination by its 32-bit shared address: the
-    // pointer is the argument of the conversion that made it.
-    const Expr *Pointer = sharedPointerOf(Event.Destination);
+  if (Event.Kind == SyncKind::AsyncCopy && Event.Destination) {
+    // The write of the copy, of its size where that folds (else the
+    // element's, which the copy covers at least).
+    const Expr *Pointer = nullptr;
+    std::optional<std::int64_t> Bytes;
+    // The counted form (`cg::memcpy_async(g, dst, n, src, n)`) counts
+    // elements.
+    bool Counted = false;
+    if (Event.AsmBytes) {
+      // Inline PTX names the destination by its 32-bit shared address: the
+      // pointer is the argument of the conversion that made it.
+      Pointer = sharedPointerOf(Event.Destination);
+      if (*Event.AsmBytes > 0 && *Event.AsmBytes <= 16)
+        Bytes = static_cast<std::int64_t>(*Event.AsmBytes);
+    } else if (Call) {
+      // The destination as written, before its conversion to `void *`.
+      Pointer = Event.Destination->IgnoreParens();
+      while (const auto *Cast = dyn_cast<CastExpr>(Pointer)) {
+        if (Cast->getCastKind() != CK_BitCast && Cast->getCastKind() != CK_NoOp)
+          break;
+        Pointer = Cast->getSubExpr()->IgnoreParens();
+      }
+      Expr::EvalResult Size;
+      if (Event.Size && !Event.Size->isValueDependent() &&
+          Event.Size->EvaluateAsInt(Size, Context) &&
+          Size.Val.getInt().isStrictlyPositive())
+        Bytes = Size.Val.getInt().getLimitedValue(1 << 16);
+      Counted = Event.Group && !Event.Storage && Call->getNumArgs() == 5;
+    }
     size_t Before = Accesses.size();
     if (Pointer)
       addAccess(Pointer, S, B, Index, AccessKind::Write,
@@ -483,51 +507,20 @@ void SharedAccessCollector::addEvent(const SyncEvent &Event, const Stmt *S,
     if (Accesses.size() == Before)
       return;
     SharedAccess &A = Accesses.back();
-    A.Means = AccessMeans::AsyncCopy;
-    A.Operation = Event.Name;
-    A.Track = AsyncTrack::Primitives;
-    if (*Event.AsmBytes > 0 && *Event.AsmBytes <= 16)
-      A.Width = static_cast<std::int64_t>(*Event.AsmBytes);
-    return;
-  }
-  if (!Call)
-    return;
-  if (Event.Kind == SyncKind::AsyncCopy && Event.Destination) {
-    // The write of the copy, of its size where that folds (else the
-    // element's, which the copy covers at least).
-    // The destination as written, before its conversion to `void *`.
-    const Expr *Destination = Event.Destination->IgnoreParens();
-    while (const auto *Cast = dyn_cast<CastExpr>(Destination)) {
-      if (Cast->getCastKind() != CK_BitCast && Cast->getCastKind() != CK_NoOp)
-        break;
-      Destination = Cast->getSubExpr()->IgnoreParens();
-    }
-    size_t Before = Accesses.size();
-    addAccess(Destination, S, B, Index, AccessKind::Write,
-              /*ThroughPointer=*/true);
-    if (Accesses.size() == Before)
-      return;
-    SharedAccess &A = Accesses.back();
     A.Means = Event.Group ? AccessMeans::GroupCopy : AccessMeans::AsyncCopy;
     A.Operation = Event.Name;
     A.Track = Event.copyTrack();
-    Expr::EvalResult Size;
-    if (Event.Size && !Event.Size->isValueDependent() &&
-        Event.Size->EvaluateAsInt(Size, Context) &&
-        Size.Val.getInt().isStrictlyPositive()) {
-      std::int64_t Bytes = Size.Val.getInt().getLimitedValue(1 << 16);
-      // The counted form (`cg::memcpy_async(g, dst, n, src, n)`) counts
-      // elements.
-      if (Event.Group && !Event.Storage && Call->getNumArgs() == 5)
-        Bytes *= A.Width;
-      A.Width = std::min<std::int64_t>(Bytes, 1 << 16);
-    }
+    if (Bytes)
+      A.Width =
+          std::min<std::int64_t>(Counted ? *Bytes * A.Width : *Bytes, 1 << 16);
     if (A.Means == AccessMeans::GroupCopy)
       A.Guards.push_back(
           {Sym.binary(SymNode::Eq, Sym.linearThreadId(), Sym.constant(0)),
            true});
     return;
   }
+  if (!Call)
+    return;
   if (Event.Kind == SyncKind::Collective && Event.Storage && !Event.Group) {
     size_t Before = Accesses.size();
     addAccess(Event.Storage, S, B, Index, AccessKind::ReadWrite,
