@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "model/HostFacts.h"
+#include "analysis/dependence/SyntaxFacts.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMap.h"
 #include "clang/AST/StmtCXX.h"
@@ -13,25 +14,18 @@
 namespace clang::cuda_tidy {
 namespace {
 
-const DeclRefExpr *refTo(const Expr *E, const VarDecl *Var) {
-  const auto *Ref =
-      dyn_cast_or_null<DeclRefExpr>(E ? E->IgnoreParenImpCasts() : nullptr);
-  return Ref && Ref->getDecl() == Var ? Ref : nullptr;
-}
-
 std::optional<std::int64_t> constantOf(const Expr *E,
                                        const ASTContext &Context) {
-  Expr::EvalResult Result;
-  if (!E || E->isValueDependent() || !E->EvaluateAsInt(Result, Context))
-    return std::nullopt;
-  return Result.Val.getInt().getExtValue();
+  if (std::optional<llvm::APSInt> Value = constantValue(E, Context))
+    return Value->getExtValue();
+  return std::nullopt;
 }
 
 /// `Var % C` (C > 1) or `Var & (C - 1)` with C a power of two: C.
 std::int64_t divisorIn(const Expr *E, const VarDecl *Var,
                        const ASTContext &Context) {
   const auto *BO = dyn_cast<BinaryOperator>(E->IgnoreParenImpCasts());
-  if (!BO || !refTo(BO->getLHS(), Var))
+  if (!BO || namedVariable(BO->getLHS()) != Var)
     return 0;
   std::optional<std::int64_t> C = constantOf(BO->getRHS(), Context);
   if (!C || *C < 1)
@@ -116,11 +110,11 @@ bool mayWrite(const Stmt *Body, const VarDecl *Var) {
   if (!Body)
     return false;
   if (const auto *BO = dyn_cast<BinaryOperator>(Body);
-      BO && BO->isAssignmentOp() && refTo(BO->getLHS(), Var))
+      BO && BO->isAssignmentOp() && namedVariable(BO->getLHS()) == Var)
     return true;
   if (const auto *UO = dyn_cast<UnaryOperator>(Body);
       UO && (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf) &&
-      refTo(UO->getSubExpr(), Var))
+      namedVariable(UO->getSubExpr()) == Var)
     return true;
   if (const auto *Ref = dyn_cast<DeclRefExpr>(Body);
       Ref && Ref->getDecl() == Var && Ref->isLValue() &&
