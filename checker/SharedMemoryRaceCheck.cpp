@@ -113,7 +113,13 @@ public:
         << Race.Witness << Race.Shape.str()
         << describeShapeOrigin(Race.Shape,
                                Launches.unevaluatedLaunchesOf(Race.Kernel));
-    if (!Race.FirstCompletedBy.empty())
+    if (Race.CompletedForWaiters)
+      Check.diag(Race.First->getBeginLoc(),
+                 "the asynchronous copy is in flight until %0 completes; a "
+                 "thread sees it once its own wait on that phase returns",
+                 DiagnosticIDs::Note)
+          << Race.FirstCompletedBy;
+    else if (!Race.FirstCompletedBy.empty())
       Check.diag(Race.First->getBeginLoc(),
                  "the asynchronous copy is in flight until %0 completes it; "
                  "only a barrier after that orders it for the other threads",

@@ -1,6 +1,7 @@
 //===--- SharedAccesses.cpp - The shared-memory accesses of a kernel -----===//
 
 #include "analysis/SharedAccesses.h"
+#include "analysis/SharedAddresses.h"
 #include "model/SyncEvents.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
@@ -421,26 +422,37 @@ void SharedAccessCollector::computeGuards(SharedAccess &A) {
   }
 }
 
-const Expr *SharedAccessCollector::sharedPointerOf(const Expr *Address,
-                                                   unsigned Depth) {
-  if (!Address || Depth > 4)
-    return nullptr;
-  const Expr *E = Address->IgnoreParenCasts();
-  if (const auto *Call = dyn_cast<CallExpr>(E)) {
-    const FunctionDecl *Callee = Call->getDirectCallee();
-    if (Callee && Callee->getIdentifier() && Call->getNumArgs() == 1 &&
-        (Callee->getName() == "__cvta_generic_to_shared" ||
-         Callee->getName() == "__nvvm_cvta_generic_to_shared"))
-      return Call->getArg(0)->IgnoreParenImpCasts();
-    return nullptr;
+void SharedAccessCollector::addWrappedEvent(const CallExpr *CE,
+                                            const CFGBlock *B, unsigned Index) {
+  const FunctionDecl *Definition = nullptr;
+  if (!CE->getDirectCallee() || !CE->getDirectCallee()->hasBody(Definition))
+    return;
+  std::optional<WrappedEvent> Wrapped = wrappedEvent(Definition, Context);
+  if (!Wrapped)
+    return;
+  SyncEvent Event = Wrapped->Event;
+  if (Event.Kind != SyncKind::AsyncCopy) {
+    addEvent(Event, CE, B, Index, Wrapped->Site);
+    return;
   }
-  // `unsigned dst = __cvta_generic_to_shared(&tile[t]);`, assigned once.
-  if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
-    if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
-        Var && Var->hasLocalStorage() && !isa<ParmVarDecl>(Var) &&
-        Var->getInit() && Sym.assignmentsTo(Var) == 0)
-      return sharedPointerOf(Var->getInit(), Depth + 1);
-  return nullptr;
+  // The copy's destination in the caller's terms: a pointer argument, or
+  // the 32-bit shared address the caller passed (`tile32 + off`).
+  SharedAddress Target;
+  bool AddressOf = false;
+  const Expr *Operand =
+      Addresses.callerOperand(Event.Destination, CE, Definition, AddressOf);
+  if (Operand && (AddressOf || isa<CallExpr>(Wrapped->Site)))
+    Target.Pointer = beforeVoidCast(Operand);
+  else if (Operand)
+    Target = Addresses.addressOf(Operand);
+  bool SizeOperand = false;
+  if (Event.Size)
+    Event.Size =
+        Addresses.callerOperand(Event.Size, CE, Definition, SizeOperand);
+  if (!Target.Pointer)
+    Event.Destination = nullptr;
+  addEvent(Event, CE, B, Index, Wrapped->Site,
+           Target.Pointer ? &Target : nullptr);
 }
 
 SyncPoint &SharedAccessCollector::syncPointAt(const Stmt *S) {
@@ -453,11 +465,17 @@ SyncPoint &SharedAccessCollector::syncPointAt(const Stmt *S) {
 }
 
 void SharedAccessCollector::addEvent(const SyncEvent &Event, const Stmt *S,
-                                     const CFGBlock *B, unsigned Index) {
+                                     const CFGBlock *B, unsigned Index,
+                                     const Stmt *Origin,
+                                     const SharedAddress *Target) {
+  if (!Origin)
+    Origin = S;
   AccessOrder Order = Event.accessOrder(Context);
   if (Order.ordersAnything()) {
     SyncPoint &Point = syncPointAt(S);
     Point.Block |= Order.Barrier;
+    Point.Named |= Order.Barrier && Event.Kind == SyncKind::Barrier &&
+                   Event.ThreadCount.present();
     Point.Order.Arrive |= Order.Arrive;
     Point.Order.Wait |= Order.Wait;
     // One event commits or completes on one track.
@@ -470,8 +488,8 @@ void SharedAccessCollector::addEvent(const SyncEvent &Event, const Stmt *S,
       Point.Order.Track = Order.Track;
     }
   }
-  const auto *Call = dyn_cast<CallExpr>(S);
-  if (Event.Kind == SyncKind::AsyncCopy && Event.Destination) {
+  const auto *Call = dyn_cast<CallExpr>(Origin);
+  if (Event.Kind == SyncKind::AsyncCopy && (Event.Destination || Target)) {
     // The write of the copy, of its size where that folds (else the
     // element's, which the copy covers at least).
     const Expr *Pointer = nullptr;
@@ -479,15 +497,29 @@ void SharedAccessCollector::addEvent(const SyncEvent &Event, const Stmt *S,
     // The counted form (`cg::memcpy_async(g, dst, n, src, n)`) counts
     // elements.
     bool Counted = false;
-    if (Event.AsmBytes) {
+    SharedAddress Address;
+    if (Target)
+      Address = *Target;
+    if (!Call) {
       // Inline PTX names the destination by its 32-bit shared address: the
-      // pointer is the argument of the conversion that made it.
-      Pointer = sharedPointerOf(Event.Destination);
-      if (*Event.AsmBytes > 0 && *Event.AsmBytes <= 16)
-        Bytes = static_cast<std::int64_t>(*Event.AsmBytes);
-    } else if (Call) {
+      // pointer is the argument of the conversion that made it. A bulk
+      // copy may move up to the size of shared memory, the per-thread one
+      // 16 bytes.
+      if (!Target)
+        Address = Addresses.addressOf(Event.Destination);
+      Pointer = Address.Pointer;
+      std::optional<std::uint64_t> AsmBytes = Event.AsmBytes;
+      Expr::EvalResult Size;
+      if (!AsmBytes && Event.Size && !Event.Size->isValueDependent() &&
+          Event.Size->EvaluateAsInt(Size, Context) &&
+          Size.Val.getInt().isStrictlyPositive())
+        AsmBytes = Size.Val.getInt().getLimitedValue(1 << 16);
+      std::uint64_t Most = Event.OnMbarrier ? 1 << 16 : 16;
+      if (AsmBytes && *AsmBytes > 0 && *AsmBytes <= Most)
+        Bytes = static_cast<std::int64_t>(*AsmBytes);
+    } else {
       // The destination as written, before its conversion to `void *`.
-      Pointer = Event.Destination->IgnoreParens();
+      Pointer = Target ? Address.Pointer : Event.Destination->IgnoreParens();
       while (const auto *Cast = dyn_cast<CastExpr>(Pointer)) {
         if (Cast->getCastKind() != CK_BitCast && Cast->getCastKind() != CK_NoOp)
           break;
@@ -507,6 +539,12 @@ void SharedAccessCollector::addEvent(const SyncEvent &Event, const Stmt *S,
     if (Accesses.size() == Before)
       return;
     SharedAccess &A = Accesses.back();
+    if (Address.ByteOffset) {
+      SymId Offset = Sym.translate(Address.ByteOffset);
+      A.Offset = Sym.isUnknown(Offset)
+                     ? Offset
+                     : Sym.binary(SymNode::Add, A.Offset, Offset);
+    }
     A.Means = Event.Group ? AccessMeans::GroupCopy : AccessMeans::AsyncCopy;
     A.Operation = Event.Name;
     A.Track = Event.copyTrack();
@@ -631,10 +669,12 @@ void SharedAccessCollector::collect() {
         continue;
       }
       const FunctionDecl *Callee = CE->getDirectCallee();
-      if (Event.AtomicTarget)
+      if (Event.AtomicTarget) {
         addAccess(Event.AtomicTarget, S, B, Index, AccessKind::Atomic, true);
-      else if (!Event.Modelled && Callee && Callee->hasBody())
+      } else if (!Event.Modelled && Callee && Callee->hasBody()) {
+        addWrappedEvent(CE, B, Index);
         inlineCall(CE, B, Index);
+      }
     }
   }
 }

@@ -18,6 +18,7 @@
 #ifndef CUDA_TIDY_ANALYSIS_SHAREDACCESSES_H
 #define CUDA_TIDY_ANALYSIS_SHAREDACCESSES_H
 
+#include "analysis/SharedAddresses.h"
 #include "analysis/SymbolicIndex.h"
 #include "analysis/dependence/ThreadDependence.h"
 #include "model/SyncEvents.h"
@@ -278,6 +279,10 @@ struct SyncPoint {
   const Stmt *Call = nullptr;
   bool Block = false; // A block barrier.
   bool Warp = false;  // Orders the lanes of a warp.
+  /// A named barrier with a thread count (`bar.sync 1, 128`): Block, but
+  /// the threads may reach it by different instructions in different roles,
+  /// some only arriving (`bar.arrive 1, 128`).
+  bool Named = false;
   AccessOrder Order;  // Beyond Block (Order.Barrier is folded into it).
 
   /// Whether the thread meets the others here: past it, nothing the others
@@ -358,17 +363,19 @@ private:
                  const CallExpr *Via = nullptr,
                  const CalleeConditions *Conditions = nullptr);
   void computeGuards(SharedAccess &A);
-  /// The pointer a 32-bit shared address was made from
-  /// (`__cvta_generic_to_shared(&tile[t])`, directly or through a local
-  /// initialised with it); null when it was not.
-  const Expr *sharedPointerOf(const Expr *Address, unsigned Depth = 0);
+  /// Records the event a wrapper performs (wrappedEvent()) at its call.
+  void addWrappedEvent(const CallExpr *CE, const CFGBlock *B, unsigned Index);
   /// The sync point at \p S, made if there is none yet.
   SyncPoint &syncPointAt(const Stmt *S);
   /// Records what \p Event at \p S means for the order of accesses, and
   /// the accesses it makes itself (an asynchronous copy's write, a block
   /// primitive's use of its storage).
+  /// \p Origin: the statement the event was read from, when not \p S (the
+  /// asm statement or call inside a wrapper); \p Target: the destination of
+  /// a copy in \p S's terms, when \p Origin's operands are not.
   void addEvent(const SyncEvent &Event, const Stmt *S, const CFGBlock *B,
-                unsigned Index);
+                unsigned Index, const Stmt *Origin = nullptr,
+                const SharedAddress *Target = nullptr);
   CalleeConditions calleeConditions(const Expr *Access,
                                     const ParentMap &CalleeParents);
   void inlineCall(const CallExpr *CE, const CFGBlock *B, unsigned Index);
@@ -381,6 +388,7 @@ private:
   const FunctionDependence &Deps;
   const FunctionDecl *Kernel;
   SymbolicTranslator Sym;
+  SharedAddressResolver Addresses{Context, Sym};
   ParentMap Parents;
   std::vector<SharedAccess> Accesses;
   std::vector<SyncPoint> Syncs;

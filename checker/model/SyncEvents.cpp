@@ -37,6 +37,8 @@ bool SyncEvent::isBarrier() const {
 }
 
 AsyncTrack SyncEvent::copyTrack() const {
+  if (OnMbarrier)
+    return AsyncTrack::Barrier;
   const CXXRecordDecl *Object =
       Storage ? Storage->getType().getNonReferenceType()->getAsCXXRecordDecl()
               : nullptr;
@@ -394,7 +396,10 @@ void classifyMember(const CXXMethodDecl *MD, llvm::StringRef Name,
       (Class == "barrier" || Class == "__barrier_base")) {
     E.Kind = llvm::StringSwitch<SyncKind>(Name)
                  .Cases({"arrive", "arrive_and_drop"}, SyncKind::BarrierArrive)
-                 .Case("wait", SyncKind::BarrierWait)
+                 .Cases({"wait", "wait_parity", "try_wait", "try_wait_for",
+                         "try_wait_until", "try_wait_parity",
+                         "try_wait_parity_for", "try_wait_parity_until"},
+                        SyncKind::BarrierWait)
                  .Case("arrive_and_wait", SyncKind::Barrier)
                  .Default(SyncKind::None);
   } else if (isInTopNamespace(RD, "cuda") && Class == "pipeline") {
@@ -482,6 +487,99 @@ void classifyThreadDependent(llvm::StringRef Name, const CallExpr *CE,
   } else {
     E.Kind = SyncKind::Other;
   }
+}
+
+/// The arguments of a `cuda::ptx` call that are not its tags (the empty
+/// structs `space_cluster_t`, `sem_release_t`, ... that pick the form).
+llvm::SmallVector<const Expr *, 6> ptxOperands(const CallExpr *CE) {
+  llvm::SmallVector<const Expr *, 6> Operands;
+  for (const Expr *Arg : CE->arguments()) {
+    const CXXRecordDecl *RD =
+        Arg->getType().getNonReferenceType()->getAsCXXRecordDecl();
+    if (!RD || !RD->isEmpty())
+      Operands.push_back(Arg);
+  }
+  return Operands;
+}
+
+/// The type of tag argument \p I of a `cuda::ptx` call, as its canonical
+/// type prints (`cuda::ptx::space_t<cuda::ptx::dot_space::global>`, which
+/// `space_global_t` names); empty when it is no tag.
+std::string ptxTag(const CallExpr *CE, unsigned I) {
+  const Expr *Arg = argument(CE, I);
+  QualType T = Arg ? Arg->getType().getNonReferenceType() : QualType();
+  const CXXRecordDecl *RD = Arg ? T->getAsCXXRecordDecl() : nullptr;
+  return RD && RD->isEmpty()
+             ? T.getCanonicalType().getUnqualifiedType().getAsString()
+             : "";
+}
+
+/// The bulk (TMA) copies from global into shared memory that complete on a
+/// barrier's transaction count, and the mbarrier operations they meet:
+/// `cuda::device::memcpy_async_tx(dst, src, size, bar)`, `cuda::device::
+/// barrier_arrive_tx(bar, n, bytes)`, `cuda::device::experimental::
+/// cp_async_bulk_global_to_shared` and `cp_async_bulk_tensor_Nd_global_to_
+/// shared`, and in `cuda::ptx` `cp_async_bulk` and `cp_async_bulk_tensor`
+/// from the global space, `mbarrier_arrive(_expect_tx)` and the
+/// `mbarrier_try_wait` / `mbarrier_test_wait` family. A copy is a write of
+/// its destination in flight until its barrier's phase completes; the
+/// mbarrier calls are the halves of a split barrier on that word.
+bool classifyBulkCopy(const FunctionDecl *FD, llvm::StringRef Name,
+                      const CallExpr *CE, SyncEvent &E) {
+  unsigned N = CE->getNumArgs();
+  if (Name == "memcpy_async_tx" || Name == "cp_async_bulk_global_to_shared") {
+    E.Kind = SyncKind::AsyncCopy;
+    E.Destination = argument(CE, 0);
+    E.Source = argument(CE, 1);
+    E.Size = argument(CE, 2);
+    E.Storage = argument(CE, 3);
+  } else if (Name.starts_with("cp_async_bulk_tensor_") &&
+             Name.ends_with("_global_to_shared") && N >= 3) {
+    E.Kind = SyncKind::AsyncCopy;
+    E.Destination = argument(CE, 0);
+    E.Storage = argument(CE, N - 1);
+  } else if (Name == "barrier_arrive_tx") {
+    E.Kind = SyncKind::BarrierArrive;
+    E.Storage = argument(CE, 0);
+  } else if ((Name == "cp_async_bulk" || Name == "cp_async_bulk_tensor") &&
+             llvm::StringRef(ptxTag(CE, 1)).contains("global")) {
+    // (dst space, src space, dst, src or tensor map, size or coordinates,
+    // mbarrier): only the copies into shared memory have a barrier.
+    llvm::SmallVector<const Expr *, 6> Ops = ptxOperands(CE);
+    if (Ops.size() < 4)
+      return false;
+    E.Kind = SyncKind::AsyncCopy;
+    E.Destination = Ops[0];
+    E.Source = Ops[1];
+    if (Name == "cp_async_bulk")
+      E.Size = Ops[2];
+    E.Storage = Ops.back();
+    E.OnMbarrier = true;
+  } else if (Name.starts_with("mbarrier_arrive") ||
+             Name.starts_with("mbarrier_try_wait") ||
+             Name.starts_with("mbarrier_test_wait")) {
+    E.Kind = Name.starts_with("mbarrier_arrive") ? SyncKind::BarrierArrive
+                                                 : SyncKind::BarrierWait;
+    for (const Expr *Arg : ptxOperands(CE))
+      if (Arg->getType()->isPointerType()) {
+        E.Storage = Arg;
+        break;
+      }
+    E.OnMbarrier = true;
+  } else {
+    return false;
+  }
+  if (E.Kind == SyncKind::AsyncCopy && !E.Storage)
+    return false;
+  E.Scope = BarrierScope::Block;
+  // Named as written: `cuda::ptx::cp_async_bulk`, without libcu++'s inline
+  // versioning namespaces.
+  E.Name = Name.str();
+  for (const DeclContext *DC = FD->getDeclContext(); DC; DC = DC->getParent())
+    if (const auto *NS = dyn_cast<NamespaceDecl>(DC);
+        NS && !NS->isInline() && NS->getIdentifier())
+      E.Name = (NS->getName() + "::" + E.Name).str();
+  return true;
 }
 
 void classifyFreeFunction(const FunctionDecl *FD, llvm::StringRef Name,
@@ -577,6 +675,9 @@ void classifyFreeFunction(const FunctionDecl *FD, llvm::StringRef Name,
     E.Source = argument(CE, Shift + 1);
     E.Size = argument(CE, Shift + 2);
     E.Storage = argument(CE, Shift + 3);
+  } else if (isInTopNamespace(FD, "cuda") &&
+             classifyBulkCopy(FD, Name, CE, E)) {
+    // The bulk copies and the mbarriers they complete on (below).
   } else if (Name == "pipeline_consumer_wait_prior" &&
              isInTopNamespace(FD, "cuda")) {
     E.Kind = SyncKind::AsyncWait;
@@ -666,37 +767,123 @@ SyncOperand asmOperand(const GCCAsmStmt *Asm, llvm::StringRef Token) {
   return Op;
 }
 
+/// The instructions of an asm string that do something: without braces,
+/// labels, `.reg` declarations, guard predicates, and the branches,
+/// selects, moves and tests that a loop around `mbarrier.try_wait` or the
+/// conversion of its predicate to a result are made of.
+llvm::SmallVector<llvm::StringRef, 2>
+significantInstructions(llvm::StringRef Text) {
+  llvm::SmallVector<llvm::StringRef, 2> Out;
+  llvm::SmallVector<llvm::StringRef, 8> Pieces;
+  Text.split(Pieces, ';');
+  for (llvm::StringRef Piece : Pieces) {
+    llvm::SmallVector<llvm::StringRef, 4> Lines;
+    Piece.split(Lines, '\n');
+    for (llvm::StringRef Line : Lines) {
+      Line = Line.trim(" \t\r{}");
+      // A label: an identifier and a colon (not the `::` of a state space).
+      size_t Colon = Line.find(':');
+      if (Colon != llvm::StringRef::npos && Colon > 0 &&
+          Line.substr(Colon, 2) != "::" &&
+          llvm::all_of(Line.substr(0, Colon), [](char C) {
+            return llvm::isAlnum(C) || C == '_' || C == '$';
+          }))
+        Line = Line.substr(Colon + 1).trim(" \t\r{}");
+      if (Line.consume_front("@"))
+        Line = Line.drop_until([](char C) { return C == ' ' || C == '\t'; })
+                   .trim();
+      if (Line.empty() || Line.starts_with(".reg") || Line.starts_with("//"))
+        continue;
+      llvm::StringRef Mnemonic = Line.take_until(
+          [](char C) { return C == '.' || C == ' ' || C == '\t'; });
+      if (isOneOf(Mnemonic, {"bra", "selp", "mov", "setp", "and", "or", "not"}))
+        continue;
+      Out.push_back(Line);
+    }
+  }
+  return Out;
+}
+
+/// Splits the operands of an instruction at the commas outside brackets
+/// and braces (`[%0], [%1, {%2, %3}], [%4]`).
+llvm::SmallVector<llvm::StringRef, 4> splitOperands(llvm::StringRef Operands) {
+  llvm::SmallVector<llvm::StringRef, 4> Out;
+  int Depth = 0;
+  size_t Start = 0;
+  for (size_t I = 0; I <= Operands.size(); ++I) {
+    char C = I < Operands.size() ? Operands[I] : ',';
+    if (C == '[' || C == '{')
+      ++Depth;
+    else if (C == ']' || C == '}')
+      --Depth;
+    else if (C == ',' && Depth <= 0) {
+      llvm::StringRef Token = Operands.slice(Start, I).trim();
+      if (!Token.empty())
+        Out.push_back(Token);
+      Start = I + 1;
+    }
+  }
+  return Out;
+}
+
 } // namespace
 
 SyncEvent classifyAsm(const GCCAsmStmt *Asm) {
   SyncEvent E;
   std::string Text = Asm->getAsmString();
-  auto [Instruction, Rest] = llvm::StringRef(Text).split(';');
-  if (!Rest.trim().empty())
+  llvm::SmallVector<llvm::StringRef, 2> Instructions =
+      significantInstructions(Text);
+  if (Instructions.size() != 1)
     return E;
-  Instruction = Instruction.trim();
+  llvm::StringRef Instruction = Instructions.front();
   size_t Space = Instruction.find_first_of(" \t");
   llvm::StringRef Mnemonic = Instruction.substr(0, Space);
   llvm::StringRef Operands =
       Space == llvm::StringRef::npos ? "" : Instruction.substr(Space);
   llvm::SmallVector<llvm::StringRef, 4> Parts;
   Mnemonic.split(Parts, '.');
-  llvm::SmallVector<llvm::StringRef, 3> Ops;
-  Operands.split(Ops, ',', -1, /*KeepEmpty=*/false);
+  llvm::SmallVector<llvm::StringRef, 4> Ops = splitOperands(Operands);
   auto Op = [&](unsigned I) {
     if (I >= Ops.size())
       return SyncOperand();
-    // A memory operand, `[%0]`, names its address.
+    // A memory operand, `[%0]`, names its address; a tensor's, `[%1, {%2,
+    // %3}]`, its map first.
     llvm::StringRef Token = Ops[I].trim();
     if (Token.starts_with("[") && Token.ends_with("]"))
-      Token = Token.drop_front().drop_back();
+      Token = Token.drop_front().drop_back().split(',').first.trim();
     return asmOperand(Asm, Token);
   };
+  // The first memory operand: an mbarrier's address.
+  auto MemoryOp = [&]() {
+    for (unsigned I = 0; I < Ops.size(); ++I)
+      if (Ops[I].starts_with("["))
+        return Op(I);
+    return SyncOperand();
+  };
+  // mbarrier.arrive{.expect_tx}... state, [addr]{, n}, mbarrier.try_wait
+  // and mbarrier.test_wait{.parity}... p, [addr], state: the halves of a
+  // split barrier on the word at addr, the wait completing the bulk copies
+  // of its phase. init, expect_tx alone and the rest are not read.
+  if (Parts.size() >= 2 && Parts[0] == "mbarrier") {
+    if (Parts[1] == "arrive" || Parts[1] == "arrive_drop")
+      E.Kind = SyncKind::BarrierArrive;
+    else if (Parts[1] == "try_wait" || Parts[1] == "test_wait")
+      E.Kind = SyncKind::BarrierWait;
+    else
+      return E;
+    E.Storage = MemoryOp().E;
+    E.OnMbarrier = true;
+    E.Scope = BarrierScope::Block;
+    E.Name = Mnemonic.str();
+    return E;
+  }
   // The per-thread asynchronous copy the pipeline primitives compile to:
   // cp.async.{ca,cg}.shared.global [dst], [src], bytes (an optional
   // source size or cache hint after), cp.async.commit_group,
-  // cp.async.wait_group N and cp.async.wait_all. The bulk forms
-  // (cp.async.bulk, completed through an mbarrier) are not read.
+  // cp.async.wait_group N and cp.async.wait_all. The bulk copies into
+  // shared memory, cp.async.bulk{.tensor.Nd}.shared::cluster.global...
+  // [dst], [src or map, coordinates], (bytes,) [mbar], complete on the
+  // mbarrier's phase.
   if (Parts.size() >= 3 && Parts[0] == "cp" && Parts[1] == "async") {
     if (Parts[2] == "commit_group") {
       E.Kind = SyncKind::AsyncCommit;
@@ -707,11 +894,31 @@ SyncEvent classifyAsm(const GCCAsmStmt *Asm) {
       E.Kind = SyncKind::AsyncWait;
       E.Stage.Constant = 0;
     } else if ((Parts[2] == "ca" || Parts[2] == "cg") && Parts.size() >= 5 &&
-               Parts[3] == "shared" && Parts[4] == "global") {
+               Parts[3].starts_with("shared") && Parts[4] == "global") {
       E.Kind = SyncKind::AsyncCopy;
       E.Destination = Op(0).E;
       E.Source = Op(1).E;
       E.AsmBytes = Op(2).Constant;
+    } else if (Parts[2] == "bulk" && Ops.size() >= 3) {
+      bool Tensor = Parts.size() >= 5 && Parts[3] == "tensor";
+      unsigned Space = Tensor ? 5 : 3;
+      if (Parts.size() <= Space + 1 || !Parts[Space].starts_with("shared") ||
+          !Parts[Space + 1].starts_with("global") ||
+          !llvm::is_contained(Parts, "mbarrier::complete_tx::bytes"))
+        return E;
+      E.Kind = SyncKind::AsyncCopy;
+      E.Destination = Op(0).E;
+      E.Source = Op(1).E;
+      E.Storage = Op(Tensor ? 2 : 3).E;
+      E.OnMbarrier = true;
+      E.Scope = BarrierScope::Block;
+      if (!Tensor) {
+        SyncOperand Bytes = Op(2);
+        E.AsmBytes = Bytes.Constant;
+        E.Size = Bytes.E;
+      }
+      if (!E.Storage || !E.Destination)
+        return SyncEvent();
     } else {
       return E;
     }
@@ -746,6 +953,80 @@ SyncEvent classifyAsm(const GCCAsmStmt *Asm) {
   }
   E.Name = Mnemonic.str();
   return E;
+}
+
+namespace {
+
+/// Collects the events of wrappedEvent() under \p S; \p Bad when one is
+/// conditional, in a loop, or a block barrier.
+void collectWrapped(const Stmt *S, const ASTContext &Context, bool Guarded,
+                    llvm::SmallVectorImpl<WrappedEvent> &Found, bool &Bad) {
+  if (!S || Bad || isa<LambdaExpr>(S))
+    return;
+  if (const auto *If = dyn_cast<IfStmt>(S)) {
+    const Expr *Cond = If->getCond();
+    bool Value;
+    if (!If->getConditionVariable() && !If->getInit() && Cond &&
+        !Cond->isValueDependent() &&
+        Cond->EvaluateAsBooleanCondition(Value, Context)) {
+      collectWrapped(Value ? If->getThen() : If->getElse(), Context, Guarded,
+                     Found, Bad);
+      return;
+    }
+    for (const Stmt *Child : S->children())
+      collectWrapped(Child, Context, true, Found, Bad);
+    return;
+  }
+  if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt, SwitchStmt,
+          ConditionalOperator, BinaryConditionalOperator>(S)) {
+    for (const Stmt *Child : S->children())
+      collectWrapped(Child, Context, true, Found, Bad);
+    return;
+  }
+  if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isLogicalOp()) {
+    collectWrapped(BO->getLHS(), Context, Guarded, Found, Bad);
+    collectWrapped(BO->getRHS(), Context, true, Found, Bad);
+    return;
+  }
+  SyncEvent Event;
+  if (const auto *Asm = dyn_cast<GCCAsmStmt>(S))
+    Event = classifyAsm(Asm);
+  else if (const auto *CE = dyn_cast<CallExpr>(S))
+    Event = classifySync(CE);
+  if (Event.Kind != SyncKind::None) {
+    if (Event.isBarrier()) {
+      Bad = true;
+      return;
+    }
+    if (llvm::is_contained({SyncKind::AsyncCopy, SyncKind::AsyncCommit,
+                            SyncKind::AsyncWait, SyncKind::Barrier,
+                            SyncKind::BarrierArrive, SyncKind::BarrierWait},
+                           Event.Kind) &&
+        (Event.Kind == SyncKind::AsyncCopy ||
+         Event.accessOrder(Context).ordersAnything())) {
+      if (Guarded) {
+        Bad = true;
+        return;
+      }
+      Found.push_back({Event, S});
+    }
+  }
+  for (const Stmt *Child : S->children())
+    collectWrapped(Child, Context, Guarded, Found, Bad);
+}
+
+} // namespace
+
+std::optional<WrappedEvent> wrappedEvent(const FunctionDecl *Definition,
+                                         const ASTContext &Context) {
+  if (!Definition || !Definition->hasBody() || Definition->isDependentContext())
+    return std::nullopt;
+  llvm::SmallVector<WrappedEvent, 2> Found;
+  bool Bad = false;
+  collectWrapped(Definition->getBody(), Context, false, Found, Bad);
+  if (Bad || Found.size() != 1)
+    return std::nullopt;
+  return Found.front();
 }
 
 } // namespace clang::cuda_tidy

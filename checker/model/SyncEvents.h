@@ -246,6 +246,9 @@ struct SyncEvent {
   const Expr *Destination = nullptr;
   const Expr *Source = nullptr;
   const Expr *Size = nullptr;
+  /// Storage is an mbarrier: a 64-bit word in shared memory (its address in
+  /// `cuda::ptx` calls and inline PTX), not a `cuda::barrier` object.
+  bool OnMbarrier = false;
   /// The bytes of an inline-PTX `cp.async`, a literal of the instruction;
   /// its Destination is then the 32-bit shared address operand.
   std::optional<std::uint64_t> AsmBytes;
@@ -319,6 +322,24 @@ SyncEvent classifySync(const CallExpr *CE);
 /// The race analysis reads its accessOrder (named barriers, `bar.arrive`);
 /// the other analyses treat asm as asm.
 SyncEvent classifyAsm(const GCCAsmStmt *Asm);
+
+/// The one event a wrapper performs: the asm statement or modelled call
+/// (Site) of a helper whose body does nothing else that orders accesses.
+struct WrappedEvent {
+  SyncEvent Event;
+  const Stmt *Site = nullptr;
+};
+
+/// When \p Definition wraps one asynchronous copy, commit, wait, named or
+/// split barrier operation (ggml's `cp_async_cg_16<preload>`, flashinfer's
+/// `cp_async::commit_group()`, CUTLASS's `ClusterBarrier::wait`): its body,
+/// with the arms of `if`s whose conditions fold in this instance pruned
+/// (`if (preload == 256)`), holds exactly one such asm statement or call,
+/// under no other condition and in no loop, and no block barrier. Its
+/// operands are the wrapper's expressions (its parameters, its locals).
+/// Calls of user functions inside are not followed.
+std::optional<WrappedEvent> wrappedEvent(const FunctionDecl *Definition,
+                                         const ASTContext &Context);
 
 } // namespace clang::cuda_tidy
 

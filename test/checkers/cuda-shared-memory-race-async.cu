@@ -190,7 +190,7 @@ __global__ void barrierCopyEarlyRead(const float *in, float *out) {
   // CHECK-NOTES: :[[@LINE-1]]:22: warning: read after write race on shared 'tile': no barrier orders this read after another thread's write [cuda-shared-memory-race]
   // CHECK-NOTES: :[[@LINE-3]]:29: note: the other thread's write is here
   // CHECK-NOTES: :[[@LINE-3]]:22: note: for example, thread (0,0,0) copies, for its group (cuda::memcpy_async), into 'tile[254]' and thread (1,0,0) reads it, with blockDim (256,1,1) (assumed: no launch of this kernel was found)
-  // CHECK-NOTES: :[[@LINE-5]]:29: note: the asynchronous copy is in flight until a wait on its 'cuda::barrier' completes it; only a barrier after that orders it for the other threads
+  // CHECK-NOTES: :[[@LINE-5]]:29: note: the asynchronous copy is in flight until the phase of its barrier completes; a thread sees it once its own wait on that phase returns
   bar.arrive_and_wait();
 }
 

@@ -34,13 +34,17 @@ RaceConcurrency::RaceConcurrency(const KernelRaceContext &K)
     AccessesAt[Accesses[I].Anchor].push_back(I);
   Reach.assign(Accesses.size(), ReachSet());
   WarpReach = Reach;
+  Unreleased.assign(Accesses.size(), false);
   DivergencesOf.assign(Accesses.size(), {});
   for (unsigned I = 0; I < Accesses.size(); ++I) {
     // What a helper does before its barrier reaches nothing past the call.
     if (Accesses[I].Segment == CallSegment::BeforeBarrier)
       continue;
     const SharedAccess *Copy = Accesses[I].isAsync() ? &Accesses[I] : nullptr;
-    walk(Accesses[I].Block, Accesses[I].Index, false, Reach[I], {}, Copy);
+    bool NotReleased = false;
+    walk(Accesses[I].Block, Accesses[I].Index, false, Reach[I], {}, Copy,
+         nullptr, &NotReleased);
+    Unreleased[I] = NotReleased;
     walk(Accesses[I].Block, Accesses[I].Index, true, WarpReach[I], {}, Copy);
   }
   for (const CFGBlock *B : Deps.getCFG()) {
@@ -97,15 +101,24 @@ RaceConcurrency::RaceConcurrency(const KernelRaceContext &K)
     for (const CFGBlock *Succ : B->succs()) {
       D.Sides.emplace_back();
       D.WarpSides.emplace_back();
+      D.WaitedSides.emplace_back();
+      D.WaitedWarpSides.emplace_back();
       if (!Succ)
         continue;
-      walk(Succ, 0, false, D.Sides.back());
-      walk(Succ, 0, true, D.WarpSides.back());
+      WaitPoints Waits, WarpWaits;
+      walk(Succ, 0, false, D.Sides.back(), {}, nullptr, &Waits);
+      walk(Succ, 0, true, D.WarpSides.back(), {}, nullptr, &WarpWaits);
+      for (auto [Block, Index] : Waits)
+        walk(Block, Index, false, D.WaitedSides.back());
+      for (auto [Block, Index] : WarpWaits)
+        walk(Block, Index, true, D.WaitedWarpSides.back());
     }
-    for (const ReachSet &Side : D.Sides)
-      for (const auto &Entry : Side)
-        if (!llvm::is_contained(DivergencesOf[Entry.first], Divergences.size()))
-          DivergencesOf[Entry.first].push_back(Divergences.size());
+    for (const auto *Sides : {&D.Sides, &D.WaitedSides})
+      for (const ReachSet &Side : *Sides)
+        for (const auto &Entry : Side)
+          if (!llvm::is_contained(DivergencesOf[Entry.first],
+                                  Divergences.size()))
+            DivergencesOf[Entry.first].push_back(Divergences.size());
     Divergences.push_back(std::move(D));
   }
 }
@@ -123,10 +136,18 @@ RaceConcurrency::candidatePairs() const {
   }
   for (const Divergence &D : Divergences)
     for (unsigned SA = 0; SA < D.Sides.size(); ++SA)
-      for (unsigned SB = SA + 1; SB < D.Sides.size(); ++SB)
-        for (const auto &A : D.Sides[SA])
-          for (const auto &B : D.Sides[SB])
-            Add(A.first, B.first);
+      for (unsigned SB = 0; SB < D.Sides.size(); ++SB) {
+        if (SA == SB)
+          continue;
+        if (SA < SB)
+          for (const auto &A : D.Sides[SA])
+            for (const auto &B : D.Sides[SB])
+              Add(A.first, B.first);
+        for (const auto *Sides : {&D.Sides, &D.WaitedSides})
+          for (const auto &A : (*Sides)[SA])
+            for (const auto &B : D.WaitedSides[SB])
+              Add(A.first, B.first);
+      }
   for (const auto &Entry : AccessesAt)
     for (unsigned I : Entry.second)
       for (unsigned J : Entry.second)
@@ -150,18 +171,39 @@ PairConcurrency RaceConcurrency::concurrent(unsigned IA, unsigned IB) const {
     const Divergence &D = Divergences[DI];
     for (unsigned SA = 0; SA < D.Sides.size(); ++SA)
       for (unsigned SB = 0; SB < D.Sides.size(); ++SB)
-        if (SA != SB && bits(D.Sides[SA], IA) && bits(D.Sides[SB], IB)) {
-          Concurrent = true;
-          WarpConcurrent |=
-              bits(D.WarpSides[SA], IA) && bits(D.WarpSides[SB], IB);
-        }
+        for (unsigned BitA = 1; SA != SB && BitA <= 2; ++BitA)
+          for (unsigned BitB = 1; BitB <= 2; ++BitB)
+            if (sidesInFlight(D, SA, SB, IA, IB, BitA, BitB, false)) {
+              Concurrent = true;
+              WarpConcurrent |=
+                  sidesInFlight(D, SA, SB, IA, IB, BitA, BitB, true);
+            }
   }
   return {Concurrent, WarpConcurrent};
 }
 
+bool RaceConcurrency::sidesInFlight(const Divergence &D, unsigned SA,
+                                    unsigned SB, unsigned IA, unsigned IB,
+                                    unsigned BitA, unsigned BitB,
+                                    bool Warp) const {
+  const std::vector<ReachSet> &Plain = Warp ? D.WarpSides : D.Sides;
+  const std::vector<ReachSet> &Waited =
+      Warp ? D.WaitedWarpSides : D.WaitedSides;
+  // Against an access the other side makes after waiting: one made after
+  // a wait as well, or one before any that this side never releases by
+  // arriving at a barrier.
+  auto AgainstWaited = [&](unsigned S, unsigned I) {
+    return bits(Waited[S], I) | (Unreleased[I] ? bits(Plain[S], I) : 0);
+  };
+  return ((bits(Plain[SA], IA) & BitA) && (bits(Plain[SB], IB) & BitB)) ||
+         ((AgainstWaited(SA, IA) & BitA) && (bits(Waited[SB], IB) & BitB)) ||
+         ((bits(Waited[SA], IA) & BitA) && (AgainstWaited(SB, IB) & BitB));
+}
+
 void RaceConcurrency::walk(const CFGBlock *From, unsigned FromIndex,
                            bool StopAtWarpSync, ReachSet &Out,
-                           ClosedEdge Closed, const SharedAccess *Copy) const {
+                           ClosedEdge Closed, const SharedAccess *Copy,
+                           WaitPoints *WaitStops, bool *Unreleased) const {
   // Breadth-first over (block, went round a loop, the order state below)
   // from just after element FromIndex of From, stopping at barriers.
   //
@@ -208,21 +250,39 @@ void RaceConcurrency::walk(const CFGBlock *From, unsigned FromIndex,
       if (!CS)
         continue;
       const SyncPoint *Sync = Col.syncAt(CS->getStmt());
+      // Released: stopping here, this way has arrived at a barrier the
+      // others can wait on (or its copy's phase is over).
+      bool Stops = false, Released = false;
       if (Sync && Cur.InFlight) {
         const AccessOrder &Order = Sync->Order;
         if (Order.Commit && Order.Track == Copy->Track)
           Cur.Commits = std::min(Cur.Commits + 1, MaxCommits);
         // The barrier-tracked copies belong to the phase they were issued
-        // in: its wait completes them, whatever was committed.
+        // in: its wait completes them, whatever was committed, and for
+        // every thread that waits on the phase, not only for this one (the
+        // phase ends only once the copies have landed), so the wait orders
+        // the copy before what the waiters do next.
         if (Order.Completes >= 0 && Order.Track == Copy->Track &&
             (Copy->Track == AsyncTrack::Barrier ||
-             Cur.Commits > static_cast<unsigned>(Order.Completes)))
+             Cur.Commits > static_cast<unsigned>(Order.Completes))) {
           Cur.InFlight = false;
+          Stops = Released = Copy->Track == AsyncTrack::Barrier;
+        }
       }
-      bool Stops = false;
-      if (Sync && !Cur.InFlight) {
-        Stops = Sync->Block || (Sync->Order.Wait && Cur.Arrived) ||
-                (StopAtWarpSync && Sync->Warp);
+      if (Sync && !Cur.InFlight && !Stops) {
+        if (WaitStops && (Sync->Named ||
+                          (Sync->Order.Wait && !Sync->Block && !Cur.Arrived))) {
+          // A side of a branch that waits at a named barrier, or on a
+          // split barrier it has not arrived at: what follows is ordered
+          // after what the other side released by arriving, and nothing
+          // else (the caller walks on from here).
+          WaitStops->push_back({Cur.Block, Index});
+          Stops = true;
+        } else {
+          Stops = Sync->Block || (Sync->Order.Wait && Cur.Arrived) ||
+                  (StopAtWarpSync && Sync->Warp);
+          Released = Cur.Arrived || Sync->Named || Sync->Order.Arrive;
+        }
         Cur.Arrived |= Sync->Order.Arrive;
       }
       // A call that holds a barrier: only the helper's accesses before its
@@ -236,12 +296,16 @@ void RaceConcurrency::walk(const CFGBlock *From, unsigned FromIndex,
                                                : Cur.Crossed ? StayedBit
                                                              : 0);
       if (Stops) {
+        if (Unreleased && !Released)
+          *Unreleased = true;
         Stopped = true;
         break;
       }
     }
     if (Stopped)
       continue;
+    if (Unreleased && Cur.Block->succ_empty() && !Cur.Arrived)
+      *Unreleased = true;
     const Stmt *Round = Cur.Block->getLoopTarget();
     bool Crossed = Cur.Crossed || Round;
     bool Moved = Cur.Moved || (Round && (!Closed.Loop || Round == Closed.Loop ||
@@ -471,19 +535,23 @@ RaceConcurrency::paths(unsigned IA, unsigned IB) {
           continue;
         for (unsigned BitA = 1; BitA <= 2; ++BitA)
           for (unsigned BitB = 1; BitB <= 2; ++BitB)
-            if ((bits(D.Sides[SA], IA) & BitA) &&
-                (bits(D.Sides[SB], IB) & BitB)) {
+            if (sidesInFlight(D, SA, SB, IA, IB, BitA, BitB, false)) {
               // A warp sync on one side orders nothing for a lane that
               // reached its access with no sync on the other side and may
               // then leave the kernel unsynced (softmax_forward_kernel7's
               // `if (tid >= C) { maxvals[w] = -INFINITY; return; }` against
               // lane 0's store after the warp reduction).
-              bool WarpA = bits(D.WarpSides[SA], IA) & BitA;
-              bool WarpB = bits(D.WarpSides[SB], IB) & BitB;
+              bool WarpA = (bits(D.WarpSides[SA], IA) |
+                            bits(D.WaitedWarpSides[SA], IA)) &
+                           BitA;
+              bool WarpB = (bits(D.WarpSides[SB], IB) |
+                            bits(D.WaitedWarpSides[SB], IB)) &
+                           BitB;
               bool Unordered = (WarpA && leavesUnsynced(IA)) ||
                                (WarpB && leavesUnsynced(IB));
               Path P{Diverged, BitA - 1, BitB - 1, D.Branch,
-                     (WarpA && WarpB) || Unordered};
+                     sidesInFlight(D, SA, SB, IA, IB, BitA, BitB, true) ||
+                         Unordered};
               // An access reached without going round a loop is in the
               // divergence's iteration: the other's way is the one to cut.
               bool AnchorA = BitA == 1;

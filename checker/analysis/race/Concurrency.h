@@ -130,9 +130,17 @@ private:
   /// The accesses reached from just after element \p FromIndex of \p From
   /// with no barrier between (see the .cpp for the order state it keeps);
   /// \p Copy: the asynchronous copy the walk starts at, if it does.
+  /// \p WaitStops: for a side of a branch, where to stop and record the
+  /// place: at a named barrier, or at a wait on a split barrier the way has
+  /// not arrived at. \p Unreleased: set when some way reaches the end of
+  /// the kernel, or stops at a barrier, without having arrived at one the
+  /// other threads can wait on.
+  using WaitPoints =
+      llvm::SmallVector<std::pair<const CFGBlock *, unsigned>, 2>;
   void walk(const CFGBlock *From, unsigned FromIndex, bool StopAtWarpSync,
             ReachSet &Out, ClosedEdge Closed = {},
-            const SharedAccess *Copy = nullptr) const;
+            const SharedAccess *Copy = nullptr, WaitPoints *WaitStops = nullptr,
+            bool *Unreleased = nullptr) const;
   /// The barrier branches that every barrier-free way from element
   /// \p FromIndex of \p From to access \p To that goes round the
   /// branch's loop passes before it does, with the value that takes the
@@ -180,11 +188,25 @@ private:
   llvm::DenseMap<const Stmt *, llvm::SmallVector<unsigned, 1>> AccessesAt;
   /// Thread-dependent branches, and for each side the accesses reached from
   /// it without a block barrier (and without a warp sync), as in Reach.
+  /// WaitedSides: what each side reaches after it waits at a named barrier
+  /// or on a split barrier it did not arrive at (WaitStops), up to its next
+  /// barrier. Such an access is ordered after what the other side did
+  /// before arriving, not after what it does after arriving or never
+  /// releases (Unreleased): the roles of a warp-specialised kernel.
   struct Divergence {
     const CFGBlock *Branch = nullptr;
-    std::vector<ReachSet> Sides, WarpSides;
+    std::vector<ReachSet> Sides, WarpSides, WaitedSides, WaitedWarpSides;
   };
+  /// Whether accesses \p IA on side \p SA and \p IB on side \p SB of \p D
+  /// are in flight together with the round bits \p BitA and \p BitB (with
+  /// no warp-level sync between either, when \p Warp).
+  bool sidesInFlight(const Divergence &D, unsigned SA, unsigned SB, unsigned IA,
+                     unsigned IB, unsigned BitA, unsigned BitB,
+                     bool Warp) const;
   std::vector<Divergence> Divergences;
+  /// For each access, whether the thread may go on from it to the end of
+  /// the kernel or to a barrier without arriving at a barrier first.
+  std::vector<bool> Unreleased;
   std::vector<BarrierBranch> BarrierBranches;
   /// barrierSkip()'s walks depend on where they start and on the branch,
   /// not on the access they are asked about: kept per (start block, start

@@ -44,7 +44,8 @@ SharedRace RaceReport::raceBetween(const SharedAccess &First,
           "'cp.async.wait_group'";
       break;
     case AsyncTrack::Barrier:
-      Race.FirstCompletedBy = "a wait on its 'cuda::barrier'";
+      Race.FirstCompletedBy = "the phase of its barrier";
+      Race.CompletedForWaiters = true;
       break;
     case AsyncTrack::Pipeline:
       Race.FirstCompletedBy = "its pipeline's 'consumer_wait'";

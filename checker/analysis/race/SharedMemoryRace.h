@@ -165,6 +165,10 @@ struct SharedRace {
   /// ("'__pipeline_wait_prior' or 'cooperative_groups::wait'"); a barrier
   /// orders it for the other threads only after that.
   std::string FirstCompletedBy;
+  /// The wait completes the copy for every thread that waits on the same
+  /// barrier phase (a `cuda::barrier` or an mbarrier), not only for the
+  /// thread that issued it.
+  bool CompletedForWaiters = false;
   /// When both are uses of a CUB block primitive's TempStorage.
   bool ReusedTempStorage = false;
 };

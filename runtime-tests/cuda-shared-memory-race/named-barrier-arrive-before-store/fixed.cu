@@ -3,7 +3,7 @@
 // every store. The two roles reach the same named barrier with the same count
 // by different instructions: correct, and the check is to stay silent.
 //
-// RUNTIME: tool=racecheck expect=clean
+// RUNTIME: tool=result expect=clean
 // REQUIRES: cuda-toolkit
 // RUN: %check_clang_tidy %s cuda-shared-memory-race %t -- -- %cuda_real
 

@@ -680,6 +680,31 @@ TEST(SyncEvents, InlinePtxAsynchronousCopies) {
       unsigned dst = 0;
       asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx"
                    "::bytes [%0], [%1], 16, [%2];" ::"r"(dst), "l"(g), "r"(dst));
+    }
+    __global__ void tensor(const void *map) {
+      unsigned dst = 0, bar = 0;
+      asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile"
+                   ".mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];"
+                   ::"r"(dst), "l"(map), "r"(0), "r"(0), "r"(bar));
+    }
+    __global__ void bulkRead(const int *g) {
+      unsigned src = 0;
+      asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], 16;"
+                   ::"l"(g), "r"(src));
+    }
+    __global__ void arrive() {
+      unsigned bar = 0;
+      asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;"
+                   ::"r"(bar), "r"(16));
+    }
+    __global__ void waitLoop() {
+      unsigned bar = 0;
+      asm volatile("{\n.reg .pred P1;\nLAB_WAIT:\n"
+                   "mbarrier.try_wait.parity.shared::cta.b64 P1, [%0], %1;\n"
+                   "@P1 bra DONE;\nbra LAB_WAIT;\nDONE:\n}" ::"r"(bar), "r"(0));
+    }
+    __global__ void twoThings() {
+      asm volatile("cp.async.commit_group;\ncp.async.wait_all;");
     })");
   ASSERT_TRUE(P.ok());
   SyncEvent E = asmEventOf(P, "copy");
@@ -695,8 +720,31 @@ TEST(SyncEvents, InlinePtxAsynchronousCopies) {
   EXPECT_EQ(E.accessOrder(P.context()).Completes, 1);
   E = asmEventOf(P, "waitAll");
   EXPECT_EQ(E.accessOrder(P.context()).Completes, 0);
-  // The bulk copies complete through an mbarrier: not read.
-  EXPECT_EQ(asmEventOf(P, "bulk").Kind, SyncKind::None);
+  // The bulk copies into shared memory complete through an mbarrier, the
+  // last memory operand (after a tensor map's coordinates).
+  E = asmEventOf(P, "bulk");
+  EXPECT_EQ(E.Kind, SyncKind::AsyncCopy);
+  EXPECT_TRUE(E.OnMbarrier);
+  EXPECT_EQ(E.AsmBytes, 16u);
+  EXPECT_EQ(E.copyTrack(), AsyncTrack::Barrier);
+  E = asmEventOf(P, "tensor");
+  EXPECT_EQ(E.Kind, SyncKind::AsyncCopy);
+  EXPECT_EQ(nameOf(E.Storage), "bar");
+  EXPECT_FALSE(E.AsmBytes);
+  // From shared to global: a read of shared memory, not modelled.
+  EXPECT_EQ(asmEventOf(P, "bulkRead").Kind, SyncKind::None);
+  E = asmEventOf(P, "arrive");
+  EXPECT_EQ(E.Kind, SyncKind::BarrierArrive);
+  EXPECT_EQ(nameOf(E.Storage), "bar");
+  EXPECT_TRUE(E.accessOrder(P.context()).Arrive);
+  // The wait loop around try_wait is one wait; it completes the copies of
+  // its phase.
+  E = asmEventOf(P, "waitLoop");
+  EXPECT_EQ(E.Kind, SyncKind::BarrierWait);
+  EXPECT_EQ(E.accessOrder(P.context()).Completes, 0);
+  EXPECT_EQ(E.accessOrder(P.context()).Track, AsyncTrack::Barrier);
+  // Two instructions that both do something: not read.
+  EXPECT_EQ(asmEventOf(P, "twoThings").Kind, SyncKind::None);
 }
 
 } // namespace
