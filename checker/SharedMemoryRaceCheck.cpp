@@ -130,7 +130,13 @@ public:
                  "a CUB block primitive's TempStorage needs a barrier before "
                  "it is used again",
                  DiagnosticIDs::Note);
-    if (Race.WarpSynchronous) {
+    if (Race.OtherBlock) {
+      Check.diag(Where->getBeginLoc(),
+                 "the threads are of two blocks of the cluster: only a "
+                 "cluster barrier ('cluster.sync()') orders them, "
+                 "'__syncthreads()' orders one block's threads",
+                 DiagnosticIDs::Note);
+    } else if (Race.WarpSynchronous) {
       Check.diag(Where->getBeginLoc(),
                  "order the lanes with '__syncwarp()' between the accesses",
                  DiagnosticIDs::Note);
@@ -141,6 +147,25 @@ public:
     }
     // Last, as they point away from the kernel.
     noteUnevaluatedLaunches(Check, Launches, Race.Shape, Race.Kernel);
+  }
+
+  void handleOwnerMayExit(const OwnerMayExit &Finding) override {
+    // Once per place, whatever the instance.
+    if (!OwnerExitReported.insert(Finding.Access->getExprLoc().getRawEncoding())
+             .second)
+      return;
+    Check.diag(Finding.Access->getExprLoc(),
+               "shared '%0' of another block of the cluster is %select{read|"
+               "written|updated|atomically updated}1 here, and that block may "
+               "have exited by then: no cluster barrier follows this access "
+               "before the kernel ends")
+        << Finding.Variable->getName() << static_cast<int>(Finding.Kind)
+        << Finding.Access->getSourceRange();
+    Check.diag(Finding.Access->getExprLoc(),
+               "a block's shared memory ends with the block; call "
+               "'cluster.sync()' after the last access of another block's "
+               "shared memory so that no block of the cluster exits before",
+               DiagnosticIDs::Note);
   }
 
   void handleIncomplete(const FunctionDecl *Kernel,
@@ -157,6 +182,7 @@ private:
   ASTContext &Context;
   llvm::DenseSet<std::pair<const FunctionDecl *, const VarDecl *>>
       WarpSynchronousReported;
+  llvm::DenseSet<unsigned> OwnerExitReported;
   ThreadDependenceAnalysis Dependence;
   size_t Reported = 0;
   AssumedShapes Assumed;

@@ -91,7 +91,12 @@ SANITIZER_SECONDS = 120
 # What each sanitizer prints at the head of a finding; anything else it
 # reports (a failed API call, say) is not the tool's verdict on the kernel.
 FINDING = {
-    "racecheck": re.compile(r"^========= (Error|Warning): Race reported"),
+    # Distributed shared memory: racecheck reports a read or write of a
+    # block of the cluster "that might not have entered yet" or "might have
+    # exited" as a potential invalid __shared__ access.
+    "racecheck": re.compile(r"^========= (Error|Warning): Race reported"
+                            r"|^========= Potential invalid __shared__ "
+                            r"(read|write)"),
     "synccheck": re.compile(r"^========= Barrier error detected"
                             r"|^========= .*[Ss]ynchroni[sz]ation error"),
     "memcheck": re.compile(r"^========= (Invalid __\w+__ (read|write)"

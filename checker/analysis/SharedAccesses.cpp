@@ -338,6 +338,20 @@ SharedAccessCollector::locatePointer(const Expr *E, unsigned Depth) {
     if (UO->getOpcode() == UO_AddrOf)
       return locate(UO->getSubExpr(), Depth + 1);
   if (const auto *CE = dyn_cast<CallExpr>(E)) {
+    // Another block's copy of the variable (distributed shared memory):
+    // `cluster.map_shared_rank(p, rank)`, `__cluster_map_shared_rank(p,
+    // rank)`.
+    const FunctionDecl *Mapper = CE->getDirectCallee();
+    if (Mapper && Mapper->getIdentifier() && CE->getNumArgs() >= 1 &&
+        (Mapper->getName() == "__cluster_map_shared_rank" ||
+         (Mapper->getName() == "map_shared_rank" &&
+          isInCooperativeGroups(Mapper))) &&
+        CE->getArg(0)->getType()->isPointerType()) {
+      auto L = locatePointer(CE->getArg(0), Depth + 1);
+      if (L)
+        L->Remote = true;
+      return L;
+    }
     // An accessor such as SharedMemory<T>::operator T*(): no parameters,
     // declarations and one return of a pointer into shared memory.
     const FunctionDecl *Callee = CE->getDirectCallee();
@@ -388,6 +402,7 @@ void SharedAccessCollector::addAccess(const Expr *LValue, const Stmt *Anchor,
   A.WithinRow = L->WithinRow;
   A.RowBytes = L->RowBytes;
   A.Outer = L->Outer;
+  A.Remote = L->Remote;
   if (A.Width <= 0)
     return;
   computeGuards(A);
@@ -476,6 +491,11 @@ void SharedAccessCollector::addEvent(const SyncEvent &Event, const Stmt *S,
     Point.Block |= Order.Barrier;
     Point.Named |= Order.Barrier && Event.Kind == SyncKind::Barrier &&
                    Event.ThreadCount.present();
+    bool Wide = Event.Scope == BarrierScope::Cluster ||
+                Event.Scope == BarrierScope::Grid;
+    Point.Cluster |= Wide && Order.Barrier;
+    Point.ClusterArrive |= Wide && Order.Arrive;
+    Point.ClusterWait |= Wide && Order.Wait;
     Point.Order.Arrive |= Order.Arrive;
     Point.Order.Wait |= Order.Wait;
     // One event commits or completes on one track.

@@ -261,6 +261,10 @@ struct SharedAccess {
   /// How it is made, and by which call (its name, as a diagnostic shows
   /// it: "__pipeline_memcpy_async", "BlockReduce::Sum").
   AccessMeans Means = AccessMeans::Direct;
+  /// Made through a pointer from `cluster.map_shared_rank(p, rank)` (or
+  /// `__cluster_map_shared_rank`): another block's copy of the variable,
+  /// which only a cluster barrier orders against that block's threads.
+  bool Remote = false;
   std::string Operation;
   /// For an asynchronous copy, what completes it.
   AsyncTrack Track = AsyncTrack::Primitives;
@@ -283,6 +287,11 @@ struct SyncPoint {
   /// the threads may reach it by different instructions in different roles,
   /// some only arriving (`bar.arrive 1, 128`).
   bool Named = false;
+  /// A cluster (or grid) barrier: orders the threads of every block of the
+  /// cluster, so accesses of another block's shared memory too; and the
+  /// halves of a split cluster barrier.
+  bool Cluster = false;
+  bool ClusterArrive = false, ClusterWait = false;
   AccessOrder Order;  // Beyond Block (Order.Barrier is folded into it).
 
   /// Whether the thread meets the others here: past it, nothing the others
@@ -339,6 +348,7 @@ private:
     /// alignment; -1 and 1 when there is none.
     SymId CastOffset = -1;
     std::int64_t CastAlign = 1;
+    bool Remote = false; // Through map_shared_rank (SharedAccess::Remote).
   };
   /// The conditions of a helper's body under which an access inside it
   /// runs, translated in the caller's frame (the helper's parameters stand

@@ -25,13 +25,22 @@
 //   defines them itself: code that branches on them (llm.c's common.h
 //   declares its own __ldcs below CUDA 12) takes the toolkit's branch.
 //
-// All but the version macros only in CUDA mode, where __CUDA__ is set, and once Clang's CUDA runtime
-// wrapper has defined __host__: with -nocudainc (a stub toolkit, as in
-// cuda-clangd's tests) there is nothing to be compatible with.
+// - _CG_CLUSTER_INTRINSICS_AVAILABLE: cooperative groups declare
+//   cluster_group, this_cluster() and map_shared_rank only under nvcc
+//   (__NVCC__) or with this macro; Clang has the intrinsics they are made
+//   of, so that code using clusters parses as nvcc compiles it.
+//
+// All but the version and cluster macros only in CUDA mode, where __CUDA__ is
+// set, and once Clang's CUDA runtime wrapper has defined __host__: with
+// -nocudainc (a stub toolkit, as in cuda-clangd's tests) there is nothing to be
+// compatible with.
 #if defined(__CUDA_TIDY_CUDACC_VER_MAJOR__) && !defined(__CUDACC_VER_MAJOR__)
 #define __CUDACC_VER_MAJOR__ __CUDA_TIDY_CUDACC_VER_MAJOR__
 #define __CUDACC_VER_MINOR__ __CUDA_TIDY_CUDACC_VER_MINOR__
 #define __CUDACC_VER_BUILD__ __CUDA_TIDY_CUDACC_VER_BUILD__
+#endif
+#ifndef _CG_CLUSTER_INTRINSICS_AVAILABLE
+#define _CG_CLUSTER_INTRINSICS_AVAILABLE
 #endif
 
 #if defined(__CUDA__) && defined(__cplusplus) && defined(__host__) &&         \

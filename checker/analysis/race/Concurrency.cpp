@@ -6,6 +6,7 @@
 
 #include "analysis/race/Concurrency.h"
 #include "analysis/dependence/UniformityProofs.h"
+#include "analysis/race/ClusterOrder.h"
 #include "clang/AST/StmtCXX.h"
 #include "llvm/ADT/DenseSet.h"
 #include <deque>
@@ -47,6 +48,10 @@ RaceConcurrency::RaceConcurrency(const KernelRaceContext &K)
     Unreleased[I] = NotReleased;
     walk(Accesses[I].Block, Accesses[I].Index, true, WarpReach[I], {}, Copy);
   }
+  // Distributed shared memory: only when another block's is reached.
+  if (llvm::any_of(Accesses, [](const SharedAccess &A) { return A.Remote; }))
+    Cluster =
+        std::make_unique<ClusterOrder>(Col, Accesses, AccessesAt, Sym, Parents);
   for (const CFGBlock *B : Deps.getCFG()) {
     // An `if`, not a loop's condition: leaving a loop is not skipping a
     // barrier in the iteration.
@@ -123,6 +128,12 @@ RaceConcurrency::RaceConcurrency(const KernelRaceContext &K)
   }
 }
 
+RaceConcurrency::~RaceConcurrency() = default;
+
+bool RaceConcurrency::mayOutliveOwner(unsigned I) const {
+  return Cluster && Cluster->mayOutliveOwner(I);
+}
+
 std::set<std::pair<unsigned, unsigned>>
 RaceConcurrency::candidatePairs() const {
   std::set<std::pair<unsigned, unsigned>> Candidates;
@@ -152,10 +163,17 @@ RaceConcurrency::candidatePairs() const {
     for (unsigned I : Entry.second)
       for (unsigned J : Entry.second)
         Add(I, J);
+  if (Cluster)
+    Cluster->addCandidates(Add);
   return Candidates;
 }
 
 PairConcurrency RaceConcurrency::concurrent(unsigned IA, unsigned IB) const {
+  // Threads of two blocks: one access reached from the other with no
+  // cluster barrier. They are in no warp together.
+  if (crossBlock(IA, IB))
+    return {Cluster && (Cluster->reach(IA, IB) || Cluster->reach(IB, IA)),
+            false};
   // In flight together: one reached from the other with no block barrier,
   // or the two sides of a divergence; with only warp syncs between, only
   // threads of two warps.
@@ -572,6 +590,9 @@ llvm::SmallVector<RaceScenario, 4>
 RaceConcurrency::scenarios(unsigned IA, unsigned IB,
                            llvm::SmallVectorImpl<unsigned> &Atoms,
                            bool SameValueInWarp) {
+  if (crossBlock(IA, IB))
+    return Cluster ? Cluster->scenarios(IA, IB, Atoms)
+                   : llvm::SmallVector<RaceScenario, 4>();
   const SharedAccess &A = Accesses[IA], &B = Accesses[IB];
   llvm::SmallVector<Path, 6> Paths = paths(IA, IB);
   if (Paths.empty())

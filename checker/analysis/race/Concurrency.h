@@ -17,6 +17,7 @@
 #include "llvm/ADT/SmallVector.h"
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <tuple>
@@ -24,6 +25,8 @@
 #include <vector>
 
 namespace clang::cuda_tidy {
+
+class ClusterOrder;
 
 /// Whether two accesses can be in flight together at all: with no block
 /// barrier between them (Concurrent), and with no warp-level sync either
@@ -44,6 +47,7 @@ public:
   /// Walks the CFG from every access and every divergence: linear in the
   /// kernel, as the reach sets are sparse.
   explicit RaceConcurrency(const KernelRaceContext &K);
+  ~RaceConcurrency();
 
   /// The pairs of accesses (I <= J) that can be in flight together, in the
   /// order the quadratic loop over all pairs used to visit them: an access
@@ -66,6 +70,16 @@ public:
             bool SameValueInWarp);
   /// Whether \p Loop holds a block barrier.
   bool loopHasBarrier(const Stmt *Loop);
+  /// Whether one of \p IA and \p IB reaches another block's shared memory
+  /// (SharedAccess::Remote) and the other is the owner's own access: a pair
+  /// of threads of two blocks, which only cluster barriers order.
+  bool crossBlock(unsigned IA, unsigned IB) const {
+    return Accesses[IA].Remote != Accesses[IB].Remote;
+  }
+  /// For an access of another block's shared memory: whether the thread may
+  /// reach the end of the kernel after it without a cluster barrier, so
+  /// that the block owning the memory may have exited before it.
+  bool mayOutliveOwner(unsigned I) const;
 
 private:
   /// Accesses reached from a point, each with bit 1 (in the same pass of
@@ -207,6 +221,9 @@ private:
   /// For each access, whether the thread may go on from it to the end of
   /// the kernel or to a barrier without arriving at a barrier first.
   std::vector<bool> Unreleased;
+  /// When the kernel reaches another block's shared memory: the order of
+  /// two blocks' threads (ClusterOrder.h).
+  std::unique_ptr<ClusterOrder> Cluster;
   std::vector<BarrierBranch> BarrierBranches;
   /// barrierSkip()'s walks depend on where they start and on the branch,
   /// not on the access they are asked about: kept per (start block, start

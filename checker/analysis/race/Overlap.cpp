@@ -48,7 +48,8 @@ RaceVerdict OverlapDecision::cachedDecide(
   std::string Key =
       Shape.str() + (Shape.Assumed ? "a" : "") + boundArguments(Shape) +
       std::to_string(Col.sizeOf(A.Var)) + "|" + std::to_string(S.Order) +
-      std::to_string(S.LaterIteration) + std::to_string(S.DifferentWarpsOnly);
+      std::to_string(S.LaterIteration) + std::to_string(S.DifferentWarpsOnly) +
+      (S.OtherBlock ? "o" : "");
   for (int Relation : S.Relation)
     Key += "," + std::to_string(Relation);
   llvm::SmallVector<unsigned, 8> KeyAtoms;
@@ -87,7 +88,12 @@ RaceVerdict OverlapDecision::cachedDecide(
     Translate(W, [&](unsigned Position) { return KeyAtoms[Position]; });
     return It->second.first;
   }
-  RaceVerdict V = decide(A, B, Shape, S, Atoms, W);
+  // Threads of two blocks may have one index, which the enumeration's
+  // question (two different threads of a block) leaves out: the solver
+  // answers alone.
+  RaceVerdict V = S.OtherBlock ? Solver.decideExactly(A, B, Shape, S, Atoms,
+                                                      std::nullopt, W)
+                               : decide(A, B, Shape, S, Atoms, W);
   // Only a collision is worth asking again with the stored values apart:
   // most pairs never collide, and the enumeration says so fastest.
   if (ValuesStored &&

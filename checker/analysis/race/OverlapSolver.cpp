@@ -63,6 +63,8 @@ void OverlapSolver::requireDistinct(ExactQuery &Q, const RaceScenario &S,
                                     const llvm::SMTExprRef &LinearA,
                                     const llvm::SMTExprRef &LinearB) {
   llvm::SMTSolver &Z = Q.solver();
+  if (S.OtherBlock)
+    return;
   Q.require(Z.mkNot(Z.mkEqual(LinearA, LinearB)));
   if (S.DifferentWarpsOnly)
     Q.require(Z.mkNot(Z.mkEqual(Z.mkBVLshr(LinearA, Q.constant(5)),

@@ -105,6 +105,10 @@ struct RaceScenario {
   /// The second access is reached by going round a loop from the first.
   bool LaterIteration = false;
   bool DifferentWarpsOnly = false;
+  /// The two threads are of two blocks of a cluster (one access reaches the
+  /// other's shared memory through map_shared_rank): they may have the same
+  /// index.
+  bool OtherBlock = false;
   /// The way between the accesses skips a barrier only where this holds.
   std::optional<BarrierSkip> Skip;
 };

@@ -145,12 +145,23 @@ void RaceReport::reportPair(const SharedAccess &A, const SharedAccess &B,
         }
         return Text.empty() ? Text : Text + ")";
       };
+  // Of two blocks of a cluster: the remote access is made by a thread of
+  // another block than the one that owns the element.
+  auto BlockOf = [&](const SharedAccess &X) -> std::string {
+    if (!S.OtherBlock)
+      return "";
+    return X.Remote ? " of another block of the cluster"
+                    : " of the block that owns it";
+  };
   Race.Witness =
       "thread " + SharedAccessCollector::describeThread(FirstThread, Shape) +
-      " " + Verb(First) + " " + Element + Values(BSecond ? W.LoopA : W.LoopB) +
-      " and thread " +
-      SharedAccessCollector::describeThread(SecondThread, Shape) + " " +
-      Verb(Second) + " it" + Values(BSecond ? W.LoopB : W.LoopA);
+      BlockOf(First) + " " + Verb(First) + " " + Element +
+      Values(BSecond ? W.LoopA : W.LoopB) + " and thread " +
+      SharedAccessCollector::describeThread(SecondThread, Shape) +
+      BlockOf(Second) + " " + Verb(Second) + " it" +
+      (S.OtherBlock && Second.Remote ? " through 'map_shared_rank'" : "") +
+      Values(BSecond ? W.LoopB : W.LoopA);
+  Race.OtherBlock = S.OtherBlock;
   if (S.LaterIteration)
     Race.Witness += " one iteration of the enclosing loop later";
   for (const auto &[Atom, Value] : W.Uniform)

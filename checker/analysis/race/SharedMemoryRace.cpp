@@ -146,6 +146,11 @@ void KernelRaceFinder::run(llvm::ArrayRef<BlockShape> Shapes,
   }
   if (Work.outOfBudget())
     Handler.handleIncomplete(K.Kernel, IncompleteReason::WorkBudget);
+  for (unsigned I = 0; I < K.Accesses.size(); ++I)
+    if (Concurrency.mayOutliveOwner(I)) {
+      const SharedAccess &A = K.Accesses[I];
+      Handler.handleOwnerMayExit({K.Kernel, A.Var, A.E, A.Kind});
+    }
 }
 
 } // namespace

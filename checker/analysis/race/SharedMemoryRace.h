@@ -171,6 +171,20 @@ struct SharedRace {
   bool CompletedForWaiters = false;
   /// When both are uses of a CUB block primitive's TempStorage.
   bool ReusedTempStorage = false;
+  /// The two threads are of two blocks of a cluster (one access reaches the
+  /// other block's shared memory through map_shared_rank).
+  bool OtherBlock = false;
+};
+
+/// An access of another block's shared memory (through map_shared_rank)
+/// after which the thread may reach the end of the kernel with no cluster
+/// barrier: the block that owns the memory may have exited by then, and
+/// its shared memory with it.
+struct OwnerMayExit {
+  const FunctionDecl *Kernel = nullptr;
+  const VarDecl *Variable = nullptr;
+  const Expr *Access = nullptr;
+  AccessKind Kind = AccessKind::Read;
 };
 
 /// Why a kernel was not fully analysed.
@@ -187,6 +201,7 @@ public:
   /// be missing, and the user must be told.
   virtual void handleIncomplete(const FunctionDecl *Kernel,
                                 IncompleteReason Reason) {}
+  virtual void handleOwnerMayExit(const OwnerMayExit &Finding) {}
 };
 
 /// RaceOptions::WorkBudget's default: about ten seconds of the slowest

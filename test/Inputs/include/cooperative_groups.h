@@ -57,6 +57,10 @@ public:
   static __device__ dim3 block_index();
   static __device__ unsigned int block_rank();
   static __device__ unsigned int num_blocks();
+  // Distributed shared memory: another block's copy of a __shared__
+  // variable.
+  template <class T>
+  static __device__ T *map_shared_rank(T *addr, unsigned int rank);
 };
 
 __device__ cluster_group this_cluster();
