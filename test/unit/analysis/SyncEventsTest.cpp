@@ -747,5 +747,58 @@ TEST(SyncEvents, InlinePtxAsynchronousCopies) {
   EXPECT_EQ(asmEventOf(P, "twoThings").Kind, SyncKind::None);
 }
 
+TEST(SyncEvents, Wrappers) {
+  ParsedCuda P(R"(
+    constexpr int kPreload = 64;
+    __device__ void copy16(unsigned dst, const void *src) {
+      if (kPreload == 64)
+        asm volatile("cp.async.cg.shared.global.L2::64B [%0], [%1], 16;"
+                     ::"r"(dst), "l"(src));
+      else
+        asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(dst),
+                     "l"(src));
+    }
+    __device__ void commit() { asm volatile("cp.async.commit_group;"); }
+    __device__ void namedSync(unsigned id, unsigned n) {
+      asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(n));
+    }
+    __device__ void predicated(unsigned dst, const void *src, bool p) {
+      if (p)
+        asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(dst),
+                     "l"(src));
+    }
+    __device__ void twoEvents() {
+      asm volatile("cp.async.commit_group;");
+      asm volatile("cp.async.wait_all;");
+    }
+    __device__ void inLoop(int n) {
+      for (int i = 0; i < n; ++i)
+        asm volatile("cp.async.commit_group;");
+    }
+    __device__ void withBarrier() {
+      asm volatile("cp.async.wait_all;");
+      __syncthreads();
+    })");
+  ASSERT_TRUE(P.ok());
+  // The arm a folding condition picks, alone.
+  std::optional<WrappedEvent> W =
+      wrappedEvent(P.function("copy16"), P.context());
+  ASSERT_TRUE(W);
+  EXPECT_EQ(W->Event.Kind, SyncKind::AsyncCopy);
+  EXPECT_EQ(W->Event.Name, "cp.async.cg.shared.global.L2::64B");
+  EXPECT_EQ(nameOf(W->Event.Destination), "dst");
+  W = wrappedEvent(P.function("commit"), P.context());
+  ASSERT_TRUE(W);
+  EXPECT_EQ(W->Event.Kind, SyncKind::AsyncCommit);
+  W = wrappedEvent(P.function("namedSync"), P.context());
+  ASSERT_TRUE(W);
+  EXPECT_EQ(W->Event.Kind, SyncKind::Barrier);
+  EXPECT_EQ(nameOf(W->Event.ThreadCount.E), "n");
+  // Not wrappers: a condition of the helper's own, two operations, a
+  // loop, a block barrier.
+  for (const char *Name : {"predicated", "twoEvents", "inLoop", "withBarrier"})
+    EXPECT_FALSE(wrappedEvent(P.function(Name), P.context())) << Name;
+}
+
 } // namespace
 } // namespace clang::cuda_tidy
