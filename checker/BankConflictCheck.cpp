@@ -29,7 +29,7 @@ public:
     Launches.resolve(Index);
     SlowestAnalysis Slowest;
     for (const FunctionDecl *Kernel : Launches.kernels())
-      Slowest.time(Kernel->getNameAsString(), [&] {
+      Slowest.time(Kernel, Kernel->getNameAsString(), [&] {
         Banks.analyzeKernel(Kernel,
                             Launches.shapesFor(Kernel, Dependence, Assumed));
       });

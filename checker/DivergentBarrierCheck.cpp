@@ -41,7 +41,7 @@ public:
     bool Kernel = FD->hasAttr<CUDAGlobalAttr>();
     std::vector<Report> Reports;
     Buffer = Kernel ? &Reports : nullptr;
-    Slowest.time(FD->getNameAsString(), [&] {
+    Slowest.time(FD, FD->getNameAsString(), [&] {
       Barriers.analyze(FD);
       // A kernel's warp collectives wait for the launches (flush): what
       // they establish about its parameters is assumed.
@@ -80,7 +80,7 @@ public:
     for (const FunctionDecl *Kernel : MaskKernels) {
       std::vector<ParameterMultiple> Multiples =
           launchedMultiples(Launches, Kernel, Context);
-      Slowest.time(Kernel->getNameAsString(),
+      Slowest.time(Kernel, Kernel->getNameAsString(),
                    [&] { WarpMasks.analyze(Kernel, Multiples); });
     }
     MaskKernels.clear();

@@ -38,7 +38,8 @@ public:
           [&] { Bounds.analyze(*Launch, Launches.sharedSizeAttributes()); });
     SlowestAnalysis Slowest;
     for (const auto &[Kernel, Seconds] : PerKernel)
-      Slowest.record(Kernel ? Kernel->getNameAsString() : "launch", Seconds);
+      Slowest.record(Kernel, Kernel ? Kernel->getNameAsString() : "launch",
+                     Seconds);
     Slowest.report("cuda-dynamic-shared-bounds");
     reportOversizedBodies(Check, Dependence, "dynamic shared memory bounds",
                           Reported);

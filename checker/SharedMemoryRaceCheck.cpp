@@ -33,7 +33,7 @@ public:
     Launches.resolve(Index);
     SlowestAnalysis Slowest;
     for (const FunctionDecl *Kernel : Launches.kernels())
-      Slowest.time(Kernel->getNameAsString(), [&] {
+      Slowest.time(Kernel, Kernel->getNameAsString(), [&] {
         Races.analyzeKernel(Kernel,
                             Launches.shapesFor(Kernel, Dependence, Assumed),
                             Launches.relationsOf(Kernel));

@@ -101,7 +101,7 @@ analyse_one() {
   rm -f "$log.time"
 }
 export -f analyse_one
-export CUDA_TIDY_TIMING=1
+export CUDA_TIDY_TIMING=${CUDA_TIDY_TIMING:-1}
 export outdir corpus_root db_dir checks timeout_s
 export TIDY_CMD="${tidy[*]}"
 
