@@ -9,6 +9,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMap.h"
 #include "clang/AST/StmtCXX.h"
+#include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
 #include <numeric>
 
 namespace clang::cuda_tidy {
@@ -106,31 +107,24 @@ std::int64_t multipleAfter(const Stmt *S, const VarDecl *Var,
 
 /// Whether \p Body writes \p Var or lets it be written (its address taken,
 /// a non-const reference bound to it).
-bool mayWrite(const Stmt *Body, const VarDecl *Var) {
+bool mayWrite(const Stmt *Body, const VarDecl *Var, ASTContext &Context) {
+  // Clang's ExprMutationAnalyzer: assignments, increments, a non-const
+  // reference or pointer handed to a call (followed into the callee's body
+  // where the unit holds it, as through a forwarding launch helper), a
+  // non-const member call. A variable that is itself a reference may be
+  // written through another name: any use counts.
   if (!Body)
     return false;
-  if (const auto *BO = dyn_cast<BinaryOperator>(Body);
-      BO && BO->isAssignmentOp() && namedVariable(BO->getLHS()) == Var)
+  if (Var->getType()->isReferenceType())
     return true;
-  if (const auto *UO = dyn_cast<UnaryOperator>(Body);
-      UO && (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf) &&
-      namedVariable(UO->getSubExpr()) == Var)
-    return true;
-  if (const auto *Ref = dyn_cast<DeclRefExpr>(Body);
-      Ref && Ref->getDecl() == Var && Ref->isLValue() &&
-      Var->getType()->isReferenceType())
-    return true;
-  for (const Stmt *Child : Body->children())
-    if (mayWrite(Child, Var))
-      return true;
-  return false;
+  return ExprMutationAnalyzer(*Body, Context).isMutated(Var);
 }
 
 /// The multiple of \p Var established before \p Call in \p Caller: by the
 /// statements before the one holding the call, in every block around it.
 std::int64_t multipleBefore(const CallExpr *Call, const FunctionDecl *Caller,
                             const VarDecl *Var, ASTContext &Context) {
-  if (mayWrite(Caller->getBody(), Var))
+  if (mayWrite(Caller->getBody(), Var, Context))
     return 0;
   // A parent map of the launching function's body alone: the unit's
   // (ASTContext::getParents) would be built over every header, at a cost

@@ -112,6 +112,34 @@ void launchChangedAfter(const float *in, float *out, int n) {
   changedAfter<<<(n + 255) / 256, 256>>>(in, out, n);
 }
 
+// Passed by non-const reference to a function whose body the unit does not
+// hold: it may change the variable, so the check before says nothing
+// (Clang's ExprMutationAnalyzer decides what may write it). By const
+// reference, or by value, the fact holds.
+__global__ void changedThroughReference(const float *in, float *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  float v = in[i];
+  v += __shfl_xor_sync(0xffffffff, v, 1);
+  // CHECK-NOTES: :[[@LINE-1]]:8: warning: warp collective '__shfl_xor_sync' may be reached by only some lanes of its mask 0xffffffff: lanes 2-31 may not reach it [cuda-divergent-barrier]
+  // CHECK-NOTES: :[[@LINE-5]]:7: note: lanes of a warp may disagree on this condition when 'blockIdx.x' is 0, 'n' is 2 and 'blockDim.x' is 32: it depends on 'threadIdx.x' through 'i'
+  out[i] = v;
+}
+void adjustLength(int &n);
+void showLength(const int &n, int copy);
+void launchChangedThroughReference(const float *in, float *out, int n) {
+  CHECK_OR_ABORT(n % 32 == 0);
+  adjustLength(n);
+  changedThroughReference<<<(n + 255) / 256, 256>>>(in, out, n);
+}
+DEFINE_KERNEL(readThroughConstReference)
+void launchReadThroughConstReference(const float *in, float *out, int n) {
+  CHECK_OR_ABORT(n % 32 == 0);
+  showLength(n, n);
+  readThroughConstReference<<<(n + 255) / 256, 256>>>(in, out, n);
+}
+
 void launchUnchecked(const float *in, float *out, int n) {
   unchecked<<<(n + 255) / 256, 256>>>(in, out, n);
 }

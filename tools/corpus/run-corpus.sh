@@ -123,7 +123,7 @@ broken=0
 while read -r file; do
   rel=$(realpath --relative-to="$corpus_root" "$file")
   log=$outdir/logs/${rel//\//__}.log
-  rc=$(sed -n 's/^exit status: //p' "$log")
+  rc=$(sed -n 's/^exit status: //p' "$log" | tail -n 1)
   if ((rc == 124 || rc == 137)); then
     status=timeout
   elif grep -q 'error: .*\[clang-diagnostic-error\]' "$log"; then
