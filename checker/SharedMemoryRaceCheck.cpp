@@ -63,6 +63,13 @@ public:
     if (Race.WarpSynchronous &&
         !WarpSynchronousReported.insert({Race.Kernel, Race.Variable}).second)
       return;
+    // A helper run as a piece of its kernel repeats the pairs the kernel's
+    // own analysis found at the call (what the helper does before its first
+    // barrier or after its last): those are told once, at the call.
+    if (Race.CalledFrom && (ReportedPairs.count({Race.First, Race.Second}) ||
+                            ReportedPairs.count({Race.Second, Race.First})))
+      return;
+    ReportedPairs.insert({Race.First, Race.Second});
     std::string Name = Race.Variable->getName().str();
     // Warn where the kernel makes the access: at the call when the access
     // is inside a __device__ function.
@@ -145,6 +152,13 @@ public:
                  "a barrier is missing before this statement",
                  DiagnosticIDs::Note);
     }
+    if (Race.CalledFrom)
+      Check.diag(
+          Race.CalledFrom->getBeginLoc(),
+          "'%0' is analysed as this call runs it, with its arguments and "
+          "by every thread of the block",
+          DiagnosticIDs::Note)
+          << Race.Kernel->getName() << Race.CalledFrom->getSourceRange();
     // Last, as they point away from the kernel.
     noteUnevaluatedLaunches(Check, Launches, Race.Shape, Race.Kernel);
   }
@@ -182,6 +196,8 @@ private:
   ASTContext &Context;
   llvm::DenseSet<std::pair<const FunctionDecl *, const VarDecl *>>
       WarpSynchronousReported;
+  /// The pairs of accesses told so far (first, second).
+  llvm::DenseSet<std::pair<const Expr *, const Expr *>> ReportedPairs;
   llvm::DenseSet<unsigned> OwnerExitReported;
   ThreadDependenceAnalysis Dependence;
   size_t Reported = 0;

@@ -898,7 +898,7 @@ void BankConflictAnalysis::analyzeKernel(const FunctionDecl *Kernel,
   const FunctionDependence *Deps = Dependence.analyze(Kernel);
   if (!Deps)
     return;
-  SharedAccessCollector Collector(Dependence.getContext(), *Deps);
+  SharedAccessCollector Collector(Dependence, *Deps);
   Collector.collect();
   // Only the threads' own loads and stores are requests of a warp to the
   // banks: an asynchronous copy's stores are made by the copy unit, with

@@ -61,8 +61,7 @@ DynamicSharedBoundsAnalysis::kernelInfo(const FunctionDecl *Kernel) {
   if (!Deps)
     return nullptr;
   Info = std::make_unique<KernelInfo>();
-  Info->Collector =
-      std::make_unique<SharedAccessCollector>(Dependence.getContext(), *Deps);
+  Info->Collector = std::make_unique<SharedAccessCollector>(Dependence, *Deps);
   Info->Collector->collect();
   const auto &Accesses = Info->Collector->accesses();
   for (unsigned I = 0; I < Accesses.size(); ++I)

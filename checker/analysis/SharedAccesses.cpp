@@ -1,6 +1,7 @@
 //===--- SharedAccesses.cpp - The shared-memory accesses of a kernel -----===//
 
 #include "analysis/SharedAccesses.h"
+#include "analysis/CalleeBodies.h"
 #include "analysis/SharedAddresses.h"
 #include "model/SyncEvents.h"
 #include "clang/AST/ASTContext.h"
@@ -119,11 +120,36 @@ bool SharedAccessCollector::helperSyncsWarp(const FunctionDecl *Callee) {
   return It->second;
 }
 
-SharedAccessCollector::SharedAccessCollector(ASTContext &Context,
+SharedAccessCollector::SharedAccessCollector(ThreadDependenceAnalysis &Analysis,
                                              const FunctionDependence &Deps)
-    : Context(Context), Deps(Deps), Kernel(Deps.getFunction()),
-      Sym(Context, Deps.getFunction(), &Deps),
+    : Analysis(Analysis), Context(Analysis.getContext()), Deps(Deps),
+      Kernel(Deps.getFunction()), Sym(Context, Deps.getFunction(), &Deps),
       Parents(const_cast<Stmt *>(Deps.getFunction()->getBody())) {}
+
+void SharedAccessCollector::bindParameter(const ParmVarDecl *Param,
+                                          const VarDecl *Shared) {
+  // A parameter the body assigns points elsewhere by then.
+  if (!isShared(Shared) || Sym.assignmentsTo(Param) != 0)
+    return;
+  Location L;
+  L.Var = Shared;
+  L.Object = Shared->getType()->isIncompleteArrayType()
+                 ? static_cast<const void *>(&DynamicPool)
+                 : static_cast<const void *>(Shared->getCanonicalDecl());
+  L.Offset = Sym.constant(0);
+  EntryBindings[Param] = L;
+}
+
+const SharedAccessCollector::Location *
+SharedAccessCollector::boundTo(const VarDecl *VD) const {
+  if (!VD)
+    return nullptr;
+  auto Bound = Bindings.find(VD);
+  if (Bound != Bindings.end())
+    return &Bound->second;
+  auto Entry = EntryBindings.find(VD);
+  return Entry != EntryBindings.end() ? &Entry->second : nullptr;
+}
 
 SymId SharedAccessCollector::plus(SymId Base, const Expr *Index,
                                   QualType Element, bool Negate) {
@@ -199,9 +225,9 @@ SharedAccessCollector::locate(const Expr *E, unsigned Depth) {
   E = E->IgnoreParens();
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
     const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
-    auto Bound = VD ? Bindings.find(VD) : Bindings.end();
-    if (Bound != Bindings.end() && VD->getType()->isReferenceType())
-      return Bound->second;
+    if (const Location *Bound = boundTo(VD);
+        Bound && VD->getType()->isReferenceType())
+      return *Bound;
     if (isShared(VD)) {
       Location L;
       L.Var = VD;
@@ -293,9 +319,8 @@ SharedAccessCollector::locatePointer(const Expr *E, unsigned Depth) {
       const auto *DRE =
           dyn_cast<DeclRefExpr>(Cast->getSubExpr()->IgnoreParens());
       const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
-      auto Bound = VD ? Bindings.find(VD) : Bindings.end();
-      if (Bound != Bindings.end())
-        return Bound->second;
+      if (const Location *Bound = boundTo(VD))
+        return *Bound;
       if (VD && VD->hasLocalStorage() && !isa<ParmVarDecl>(VD) &&
           VD->getInit() && Sym.assignmentsTo(VD) == 0) {
         // The pointer nearest the access names the carving.
@@ -442,7 +467,10 @@ void SharedAccessCollector::addWrappedEvent(const CallExpr *CE,
   const FunctionDecl *Definition = nullptr;
   if (!CE->getDirectCallee() || !CE->getDirectCallee()->hasBody(Definition))
     return;
-  std::optional<WrappedEvent> Wrapped = wrappedEvent(Definition, Context);
+  auto [Cached, Inserted] = WrappedEvents.try_emplace(Definition);
+  if (Inserted)
+    Cached->second = wrappedEvent(Definition, Context);
+  const std::optional<WrappedEvent> &Wrapped = Cached->second;
   if (!Wrapped)
     return;
   SyncEvent Event = Wrapped->Event;
@@ -520,6 +548,12 @@ void SharedAccessCollector::addEvent(const SyncEvent &Event, const Stmt *S,
     SharedAddress Address;
     if (Target)
       Address = *Target;
+    std::optional<std::uint64_t> SizeValue;
+    Expr::EvalResult Size;
+    if (Event.Size && !Event.Size->isValueDependent() &&
+        Event.Size->EvaluateAsInt(Size, Context) &&
+        Size.Val.getInt().isStrictlyPositive())
+      SizeValue = Size.Val.getInt().getLimitedValue(1 << 16);
     if (!Call) {
       // Inline PTX names the destination by its 32-bit shared address: the
       // pointer is the argument of the conversion that made it. A bulk
@@ -528,12 +562,8 @@ void SharedAccessCollector::addEvent(const SyncEvent &Event, const Stmt *S,
       if (!Target)
         Address = Addresses.addressOf(Event.Destination);
       Pointer = Address.Pointer;
-      std::optional<std::uint64_t> AsmBytes = Event.AsmBytes;
-      Expr::EvalResult Size;
-      if (!AsmBytes && Event.Size && !Event.Size->isValueDependent() &&
-          Event.Size->EvaluateAsInt(Size, Context) &&
-          Size.Val.getInt().isStrictlyPositive())
-        AsmBytes = Size.Val.getInt().getLimitedValue(1 << 16);
+      std::optional<std::uint64_t> AsmBytes =
+          Event.AsmBytes ? Event.AsmBytes : SizeValue;
       std::uint64_t Most = Event.OnMbarrier ? 1 << 16 : 16;
       if (AsmBytes && *AsmBytes > 0 && *AsmBytes <= Most)
         Bytes = static_cast<std::int64_t>(*AsmBytes);
@@ -545,11 +575,8 @@ void SharedAccessCollector::addEvent(const SyncEvent &Event, const Stmt *S,
           break;
         Pointer = Cast->getSubExpr()->IgnoreParens();
       }
-      Expr::EvalResult Size;
-      if (Event.Size && !Event.Size->isValueDependent() &&
-          Event.Size->EvaluateAsInt(Size, Context) &&
-          Size.Val.getInt().isStrictlyPositive())
-        Bytes = Size.Val.getInt().getLimitedValue(1 << 16);
+      if (SizeValue)
+        Bytes = static_cast<std::int64_t>(*SizeValue);
       Counted = Event.Group && !Event.Storage && Call->getNumArgs() == 5;
     }
     size_t Before = Accesses.size();
@@ -699,198 +726,30 @@ void SharedAccessCollector::collect() {
   }
 }
 
-namespace {
-
-/// Finds the reads, writes and atomics in a callee's body, and whether each
-/// sits under a condition or loop of the callee.
-class CalleeAccessFinder : public RecursiveASTVisitor<CalleeAccessFinder> {
-public:
-  struct Found {
-    const Expr *LValue;
-    AccessKind Kind;
-    bool ThroughPointer;
-  };
-  std::vector<Found> Accesses;
-
-  bool VisitBinaryOperator(BinaryOperator *BO) {
-    if (BO->isAssignmentOp())
-      Accesses.push_back({BO->getLHS(),
-                          BO->isCompoundAssignmentOp() ? AccessKind::ReadWrite
-                                                       : AccessKind::Write,
-                          false});
-    return true;
-  }
-  bool VisitUnaryOperator(UnaryOperator *UO) {
-    if (UO->isIncrementDecrementOp())
-      Accesses.push_back({UO->getSubExpr(), AccessKind::ReadWrite, false});
-    return true;
-  }
-  bool VisitImplicitCastExpr(ImplicitCastExpr *Cast) {
-    if (Cast->getCastKind() == CK_LValueToRValue)
-      Accesses.push_back({Cast->getSubExpr(), AccessKind::Read, false});
-    return true;
-  }
-  bool VisitCallExpr(CallExpr *CE) {
-    SyncEvent Event = classifySync(CE);
-    if (Event.AtomicTarget && Event.AtomicInHelpers)
-      Accesses.push_back({Event.AtomicTarget, AccessKind::Atomic, true});
-    return true;
-  }
-};
-
-/// Whether \p S holds a `return` of the function it is in.
-bool containsReturn(const Stmt *S) {
-  if (!S || isa<LambdaExpr>(S))
-    return false;
-  if (isa<ReturnStmt>(S))
-    return true;
-  for (const Stmt *Child : S->children())
-    if (containsReturn(Child))
-      return true;
-  return false;
-}
-
-/// Whether running \p S always ends in a `return`: `return x;` or a block
-/// whose last statement is one.
-bool alwaysReturns(const Stmt *S) {
-  if (const auto *Compound = dyn_cast_or_null<CompoundStmt>(S))
-    return !Compound->body_empty() && alwaysReturns(Compound->body_back());
-  return isa_and_nonnull<ReturnStmt>(S);
-}
-
-/// Whether \p S names a `__shared__` variable (a helper that declares its
-/// own `extern __shared__` pool, or uses a file-scope array).
-bool mentionsShared(const Stmt *S) {
-  if (!S)
-    return false;
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
-    if (isShared(dyn_cast<VarDecl>(DRE->getDecl())))
-      return true;
-  for (const Stmt *Child : S->children())
-    if (mentionsShared(Child))
-      return true;
-  return false;
-}
-
-/// The block barriers of a callee's body, when each is a statement of the
-/// body itself (not inside a branch or loop): then the callee's accesses
-/// before the first run before the call's barrier, and those after the last
-/// run after it. Empty when the callee has none; none when they are nested.
-std::optional<llvm::SmallVector<const Stmt *, 2>>
-topLevelBarriers(const FunctionDecl *Callee) {
-  const auto *Body = dyn_cast_or_null<CompoundStmt>(Callee->getBody());
-  if (!Body)
-    return std::nullopt;
-  llvm::SmallVector<const Stmt *, 2> Top;
-  unsigned All = 0;
-  std::function<void(const Stmt *)> Count = [&](const Stmt *S) {
-    if (!S)
-      return;
-    if (const auto *CE = dyn_cast<CallExpr>(S))
-      if (classifySync(CE).isBarrier())
-        ++All;
-    for (const Stmt *Child : S->children())
-      Count(Child);
-  };
-  Count(Body);
-  for (const Stmt *S : Body->body())
-    if (const auto *CE = dyn_cast<CallExpr>(S))
-      if (classifySync(CE).isBarrier())
-        Top.push_back(S);
-  if (Top.size() != All)
-    return std::nullopt;
-  return Top;
-}
-
-} // namespace
-
-SharedAccessCollector::CalleeConditions
-SharedAccessCollector::calleeConditions(const Expr *Access,
-                                        const ParentMap &CalleeParents) {
-  // The helper's body is walked from the access up, not through a CFG of
-  // its own: the shapes helpers use to guard a read (`c ? p[i] : 0`,
-  // `if (c) return p[i];`, `if (!c) return 0;` before it, `c && p[i]`) are
-  // syntactic, and a condition is only worth keeping when the symbolic
-  // translator can state it in the caller's terms anyway.
-  CalleeConditions Result;
-  auto Require = [&](const Expr *Condition, bool Holds) {
-    SymId Guard = Sym.translate(Condition);
-    if (Sym.isUnknown(Guard)) {
-      Result.Unknown = true;
-      return;
-    }
-    if (Sym.usesThread(Guard)) {
-      Result.Guards.push_back({Guard, Holds});
-      return;
-    }
-    // A uniform condition sends every thread the same way, and the kernel's
-    // own uniform conditions are not kept either (computeGuards); one that
-    // is false whatever the unknowns (a constant argument) removes the
-    // access at this call.
-    std::optional<std::int64_t> Value = Sym.evaluate(Guard, SymEnv());
-    if (Value && (*Value != 0) != Holds)
-      Result.Never = true;
-  };
-  const Stmt *Child = Access;
-  for (const Stmt *Parent = CalleeParents.getParent(Child); Parent;
-       Child = Parent, Parent = CalleeParents.getParent(Parent)) {
-    if (const auto *If = dyn_cast<IfStmt>(Parent)) {
-      if (Child == If->getThen())
-        Require(If->getCond(), true);
-      else if (Child == If->getElse())
-        Require(If->getCond(), false);
-    } else if (const auto *Conditional =
-                   dyn_cast<ConditionalOperator>(Parent)) {
-      if (Child == Conditional->getTrueExpr())
-        Require(Conditional->getCond(), true);
-      else if (Child == Conditional->getFalseExpr())
-        Require(Conditional->getCond(), false);
-    } else if (const auto *BO = dyn_cast<BinaryOperator>(Parent)) {
-      if (BO->isLogicalOp() && Child == BO->getRHS())
-        Require(BO->getLHS(), BO->getOpcode() == BO_LAnd);
-    } else if (isa<ForStmt, WhileStmt, DoStmt, SwitchStmt, CXXForRangeStmt,
-                   AbstractConditionalOperator>(Parent)) {
-      Result.Unknown = true;
-    } else if (const auto *Compound = dyn_cast<CompoundStmt>(Parent)) {
-      // Statements before this one that may return: `if (c) return ...;`
-      // lets only the threads with !c go on; any other return makes who
-      // arrives here unknown.
-      for (const Stmt *Earlier : Compound->body()) {
-        if (Earlier == Child)
-          break;
-        if (!containsReturn(Earlier))
-          continue;
-        const auto *EarlyExit = dyn_cast<IfStmt>(Earlier);
-        if (EarlyExit && !EarlyExit->getElse() &&
-            !EarlyExit->getConditionVariable() && !EarlyExit->getInit() &&
-            alwaysReturns(EarlyExit->getThen()))
-          Require(EarlyExit->getCond(), false);
-        else
-          Result.Unknown = true;
-      }
-    }
-  }
-  return Result;
-}
-
 void SharedAccessCollector::inlineCall(const CallExpr *CE, const CFGBlock *B,
                                        unsigned Index) {
   const FunctionDecl *Callee = CE->getDirectCallee();
   const FunctionDecl *Definition = nullptr;
   if (!Callee->hasBody(Definition) || !Definition ||
-      Definition->isDependentContext() || isa<CXXMethodDecl>(Definition))
+      Definition->isDependentContext())
     return;
-  // A callee that reaches a barrier splits its accesses into intervals the
-  // call site shows only when its barriers are plain statements of its
-  // body: then what comes before the first is before the call's barrier and
-  // what comes after the last is after it; what lies between is ordered
-  // against everything outside by the callee's own barriers.
-  std::optional<llvm::SmallVector<const Stmt *, 2>> Barriers;
+  // A method's parameters are the call's arguments, as a free function's,
+  // except in an operator call, whose first argument is the object.
+  const auto *Method = dyn_cast<CXXMethodDecl>(Definition);
+  if (Method && Method->isInstance() && isa<CXXOperatorCallExpr>(CE))
+    return;
+  const FunctionDependence *CalleeDeps = Analysis.analyze(Definition);
+  // A callee that reaches a barrier splits its accesses into the intervals
+  // CalleeIntervals computes: what may run before its first barrier is
+  // before the call's barrier, what may run after its last is after it, and
+  // what lies between is ordered against everything outside by the
+  // callee's own barriers.
+  std::optional<CalleeIntervals> Intervals;
   for (const BarrierSite &Site : Deps.getBarrierSites())
-    if (Site.Call == CE) {
-      Barriers = topLevelBarriers(Definition);
-      if (!Barriers || Barriers->empty())
+    if (Site.Call == CE && !Intervals) {
+      if (!CalleeDeps || CalleeDeps->getBarrierSites().empty())
         return;
+      Intervals.emplace(*CalleeDeps);
     }
   llvm::SmallVector<SymId, 4> Arguments;
   for (unsigned I = 0; I < Definition->getNumParams() && I < CE->getNumArgs();
@@ -917,19 +776,20 @@ void SharedAccessCollector::inlineCall(const CallExpr *CE, const CFGBlock *B,
   CalleeAccessFinder Finder;
   Finder.TraverseStmt(const_cast<Stmt *>(Definition->getBody()));
   ParentMap CalleeParents(const_cast<Stmt *>(Definition->getBody()));
-  const SourceManager &SM = Context.getSourceManager();
   for (const auto &F : Finder.Accesses) {
     CallSegment Segment = CallSegment::Whole;
-    if (Barriers) {
-      SourceLocation Loc = F.LValue->getBeginLoc();
-      if (SM.isBeforeInTranslationUnit(Loc, Barriers->front()->getBeginLoc()))
-        Segment = CallSegment::BeforeBarrier;
-      else if (SM.isBeforeInTranslationUnit(Barriers->back()->getEndLoc(), Loc))
-        Segment = CallSegment::AfterBarrier;
-      else
+    if (Intervals) {
+      std::optional<unsigned char> Bits =
+          Intervals->of(F.LValue, CalleeParents);
+      if (!Bits || *Bits == 0)
         continue;
+      if (*Bits == CalleeIntervals::First)
+        Segment = CallSegment::BeforeBarrier;
+      else if (*Bits == CalleeIntervals::Last)
+        Segment = CallSegment::AfterBarrier;
     }
-    CalleeConditions Conditions = calleeConditions(F.LValue, CalleeParents);
+    CalleeConditions Conditions =
+        calleeConditions(Sym, F.LValue, CalleeParents, CE, CalleeDeps, Deps);
     if (Conditions.Never)
       continue;
     std::size_t Before = Accesses.size();

@@ -292,7 +292,7 @@ struct SyncPoint {
   /// halves of a split cluster barrier.
   bool Cluster = false;
   bool ClusterArrive = false, ClusterWait = false;
-  AccessOrder Order;  // Beyond Block (Order.Barrier is folded into it).
+  AccessOrder Order; // Beyond Block (Order.Barrier is folded into it).
 
   /// Whether the thread meets the others here: past it, nothing the others
   /// do afterwards is unordered against what it did before (in its warp, at
@@ -300,12 +300,27 @@ struct SyncPoint {
   bool meetsOthers() const { return Block || Warp || Order.Wait; }
 };
 
+struct CalleeConditions; // CalleeBodies.h
+
 class SharedAccessCollector {
 public:
-  SharedAccessCollector(ASTContext &Context, const FunctionDependence &Deps);
+  /// \p Analysis gives the callees' CFGs and barriers (inlineCall()).
+  SharedAccessCollector(ThreadDependenceAnalysis &Analysis,
+                        const FunctionDependence &Deps);
 
   /// Collects the accesses and synchronisation points of the kernel.
   void collect();
+  /// Before collect(), for a helper analysed as a piece of its kernel:
+  /// \p Param (a pointer or a reference) points to the start of the
+  /// `__shared__` variable \p Shared at the call analysed. Ignored when the
+  /// body assigns the parameter.
+  void bindParameter(const ParmVarDecl *Param, const VarDecl *Shared);
+  /// Before collect(), likewise: the integer parameter \p Param has the
+  /// value of \p Value, an expression of the caller free of its locals
+  /// (`threadIdx.x`, what `t` was initialised with).
+  void bindValue(const ParmVarDecl *Param, const Expr *Value) {
+    Sym.substituteParameter(Param, Sym.translate(Value));
+  }
 
   std::vector<SharedAccess> &accesses() { return Accesses; }
   const std::vector<SyncPoint> &syncPoints() const { return Syncs; }
@@ -350,18 +365,9 @@ private:
     std::int64_t CastAlign = 1;
     bool Remote = false; // Through map_shared_rank (SharedAccess::Remote).
   };
-  /// The conditions of a helper's body under which an access inside it
-  /// runs, translated in the caller's frame (the helper's parameters stand
-  /// for the call's arguments, as in the access's offset).
-  struct CalleeConditions {
-    llvm::SmallVector<std::pair<SymId, bool>, 2> Guards;
-    /// Some condition could not be translated (it reads memory, a local the
-    /// caller cannot see, or it is a loop's or a switch's).
-    bool Unknown = false;
-    /// Some condition is false for every thread at this call: the access
-    /// never runs.
-    bool Never = false;
-  };
+  /// What \p VD (a parameter) is bound to: by the call being inlined, or
+  /// by bindParameter().
+  const Location *boundTo(const VarDecl *VD) const;
   std::optional<Location> locate(const Expr *LValue, unsigned Depth = 0);
   std::optional<Location> locatePointer(const Expr *Pointer,
                                         unsigned Depth = 0);
@@ -386,14 +392,13 @@ private:
   void addEvent(const SyncEvent &Event, const Stmt *S, const CFGBlock *B,
                 unsigned Index, const Stmt *Origin = nullptr,
                 const SharedAddress *Target = nullptr);
-  CalleeConditions calleeConditions(const Expr *Access,
-                                    const ParentMap &CalleeParents);
   void inlineCall(const CallExpr *CE, const CFGBlock *B, unsigned Index);
   /// Whether a call of \p Callee orders the lanes of a warp at every call:
   /// its body (or a helper it calls) runs `__syncwarp()`, a tile sync or a
   /// `_sync` shuffle or vote outside any branch (issue 10, class 7).
   bool helperSyncsWarp(const FunctionDecl *Callee);
 
+  ThreadDependenceAnalysis &Analysis;
   ASTContext &Context;
   const FunctionDependence &Deps;
   const FunctionDecl *Kernel;
@@ -405,7 +410,12 @@ private:
   llvm::DenseMap<const Stmt *, unsigned> SyncIndex;
   /// Parameters of the callee being inlined that point into shared memory.
   llvm::DenseMap<const VarDecl *, Location> Bindings;
+  /// Parameters of the body analysed that point into shared memory.
+  llvm::DenseMap<const VarDecl *, Location> EntryBindings;
   llvm::DenseMap<const FunctionDecl *, bool> WarpSyncingHelpers;
+  /// wrappedEvent() of each helper called, asked once per helper.
+  llvm::DenseMap<const FunctionDecl *, std::optional<WrappedEvent>>
+      WrappedEvents;
 };
 
 } // namespace clang::cuda_tidy

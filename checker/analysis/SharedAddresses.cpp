@@ -24,18 +24,36 @@ const Expr *beforeVoidCast(const Expr *Pointer) {
   return Pointer;
 }
 
+namespace {
+
+/// `__cvta_generic_to_shared(p)` (or the NVVM builtin under it): the 32-bit
+/// shared address of pointer p.
+bool isSharedConversion(const CallExpr *Call) {
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  return Callee && Callee->getIdentifier() && Call->getNumArgs() == 1 &&
+         (Callee->getName() == "__cvta_generic_to_shared" ||
+          Callee->getName() == "__nvvm_cvta_generic_to_shared");
+}
+
+/// Whether nothing in \p Definition's body changes \p Var after its
+/// initialisation (Clang's ExprMutationAnalyzer decides).
+bool isUnassignedIn(const VarDecl *Var, const FunctionDecl *Definition,
+                    ASTContext &Context) {
+  const Stmt *Body = Definition->getBody();
+  return Body && !ExprMutationAnalyzer(*Body, Context).isMutated(Var);
+}
+
+} // namespace
+
 const Expr *SharedAddressResolver::pointerOf(const Expr *Address,
                                              unsigned Depth) {
   if (!Address || Depth > 4)
     return nullptr;
   const Expr *E = Address->IgnoreParenCasts();
   if (const auto *Call = dyn_cast<CallExpr>(E)) {
-    const FunctionDecl *Callee = Call->getDirectCallee();
-    if (Callee && Callee->getIdentifier() && Call->getNumArgs() == 1 &&
-        (Callee->getName() == "__cvta_generic_to_shared" ||
-         Callee->getName() == "__nvvm_cvta_generic_to_shared")) {
+    if (isSharedConversion(Call))
       return beforeVoidCast(Call->getArg(0));
-    }
+    const FunctionDecl *Callee = Call->getDirectCallee();
     // A helper that returns the conversion of its parameter (ggml's
     // `ggml_cuda_cvta_generic_to_shared(p)`).
     const FunctionDecl *Definition = nullptr;
@@ -60,18 +78,6 @@ const Expr *SharedAddressResolver::pointerOf(const Expr *Address,
       return pointerOf(Var->getInit(), Depth + 1);
   return nullptr;
 }
-
-namespace {
-
-/// Whether nothing in \p Definition's body changes \p Var after its
-/// initialisation (Clang's ExprMutationAnalyzer decides).
-bool isUnassignedIn(const VarDecl *Var, const FunctionDecl *Definition,
-                    ASTContext &Context) {
-  const Stmt *Body = Definition->getBody();
-  return Body && !ExprMutationAnalyzer(*Body, Context).isMutated(Var);
-}
-
-} // namespace
 
 SharedAddress SharedAddressResolver::addressOf(const Expr *Address) {
   SharedAddress Result;
@@ -120,10 +126,7 @@ const Expr *SharedAddressResolver::callerOperand(const Expr *E,
     return nullptr;
   }
   if (const auto *Inner = dyn_cast<CallExpr>(X)) {
-    const FunctionDecl *Callee = Inner->getDirectCallee();
-    if (Callee && Callee->getIdentifier() && Inner->getNumArgs() == 1 &&
-        (Callee->getName() == "__cvta_generic_to_shared" ||
-         Callee->getName() == "__nvvm_cvta_generic_to_shared")) {
+    if (isSharedConversion(Inner)) {
       bool InnerAddressOf = false;
       const Expr *Pointer = callerOperand(Inner->getArg(0), Call, Definition,
                                           InnerAddressOf, Depth + 1);

@@ -331,11 +331,20 @@ void SymbolicTranslator::leaveCallee() {
   }
 }
 
+void SymbolicTranslator::substituteParameter(const ParmVarDecl *Param,
+                                             SymId Value) {
+  if (Assignments.lookup(Param) == 0)
+    EntrySubstitutions[Param] = Value;
+}
+
 SymId SymbolicTranslator::translateVar(const VarDecl *VD, const Expr *Use) {
   SymNode Unknown;
   auto Substituted = Substitutions.find(VD);
   if (Substituted != Substitutions.end())
     return Substituted->second;
+  auto AtEntry = EntrySubstitutions.find(VD);
+  if (AtEntry != EntrySubstitutions.end())
+    return AtEntry->second;
   if (getBuiltinIndexKind(VD))
     return add(Unknown);
   if (isWarpSizeVariable(VD))

@@ -145,6 +145,11 @@ public:
   void enterCallee(const FunctionDecl *Callee, llvm::ArrayRef<SymId> Arguments);
   void leaveCallee();
 
+  /// For a helper analysed as a piece of its kernel: the function's
+  /// parameter \p Param stands for \p Value (the call's argument, translated
+  /// here) wherever it is used. Ignored when the body assigns \p Param.
+  void substituteParameter(const ParmVarDecl *Param, SymId Value);
+
   /// The value of parameter \p Param of the function, as a use of it
   /// translates.
   SymId parameter(const ParmVarDecl *Param) {
@@ -200,6 +205,7 @@ private:
   llvm::DenseMap<const VarDecl *, SymId> VarCache;
   llvm::DenseMap<const void *, unsigned> AtomIds;
   llvm::DenseMap<const VarDecl *, SymId> Substitutions;
+  llvm::DenseMap<const VarDecl *, SymId> EntrySubstitutions;
   llvm::SmallPtrSet<const FunctionDecl *, 4> Scanned;
   unsigned Depth = 0;
   unsigned HighestDim = 0;

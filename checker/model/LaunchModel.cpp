@@ -698,7 +698,7 @@ LaunchModel::shapesFor(const FunctionDecl *Kernel,
   const FunctionDependence *Deps = Dependence.analyze(Kernel);
   if (!Deps)
     return {};
-  SharedAccessCollector Collector(Dependence.getContext(), *Deps);
+  SharedAccessCollector Collector(Dependence, *Deps);
   Collector.collect();
   return WithRelations(inferBlockShapes(Collector, Assumed));
 }

@@ -49,6 +49,13 @@ CHECKS = {"cuda-divergent-barrier", "cuda-shared-memory-race",
 # Snapshots lack blobs of 4 MiB and more; such files are left out.
 MAX_BLOB = 4 * 1024 * 1024
 WARNING = re.compile(r"^(.+?):(\d+):(\d+): warning: .* \[([a-z0-9.,-]+)\]$")
+# The notes of a warning that name one of its two accesses (the other
+# thread's access, or the access inside a helper): a warning that names a
+# bug's line there located that bug's race, though it is told at the other
+# access or at the call of a helper.
+ACCESS_NOTE = re.compile(r"^(.+?):(\d+):(\d+): note: (the other thread's .* is here|"
+                         r"the other thread's .* is made by this call|"
+                         r"the \w+( \w+)? is made here, inside .*)$")
 
 
 # Clang-compatibility edits of a project's (or dependency's) headers, by name:
@@ -549,10 +556,18 @@ def run_side(bug, side, commit, args, sources):
         result["status"] = "crashed"
     else:
         result["status"] = "ok"
+    current = None
     for line in log.splitlines():
         m = WARNING.match(line)
-        if m and not m.group(4).startswith("clang-diagnostic"):
-            result["warnings"].append((m.group(1), int(m.group(2)), m.group(4).split(",")))
+        if m:
+            current = None
+            if not m.group(4).startswith("clang-diagnostic"):
+                current = (m.group(1), int(m.group(2)), m.group(4).split(","), [])
+                result["warnings"].append(current)
+            continue
+        n = ACCESS_NOTE.match(line)
+        if n and current is not None:
+            current[3].append((n.group(1), int(n.group(2))))
     return result
 
 
@@ -576,15 +591,21 @@ def map_ranges(old, new, ranges):
     return out
 
 
-def hits(result, bug, ranges, slack):
-    target = bug["file"]
+def hits(result, bug, ranges, slack, notes=False):
+    """Lines of warnings of the bug's check near a bug line; with notes, also
+    warnings one of whose access notes is near one (the warning's line is
+    then the one listed)."""
+    target = os.path.normpath(bug["file"])
+
+    def near(path, line):
+        return (os.path.normpath(path).endswith(target) and
+                any(lo - slack <= line <= hi + slack for lo, hi in ranges))
+
     found = []
-    for path, line, checks in result["warnings"]:
+    for path, line, checks, access_notes in result["warnings"]:
         if bug["check"] not in checks:
             continue
-        if not os.path.normpath(path).endswith(os.path.normpath(target)):
-            continue
-        if any(lo - slack <= line <= hi + slack for lo, hi in ranges):
+        if near(path, line) or (notes and any(near(p, l) for p, l in access_notes)):
             found.append(line)
     return sorted(set(found))
 
@@ -631,12 +652,16 @@ def main():
             fix_ranges = map_ranges(par["text"], fix["text"], bug["ranges"])
             par_hits = hits(par, bug, bug["ranges"], args.slack)
             fix_hits = hits(fix, bug, fix_ranges, args.slack)
+            par_named = hits(par, bug, bug["ranges"], args.slack, notes=True)
+            fix_named = hits(fix, bug, fix_ranges, args.slack, notes=True)
             rows.append({
                 "id": bug["id"], "project": bug["project"], "kind": bug["kind"],
                 "check": bug["check"],
                 "bug_status": par["status"], "fix_status": fix["status"],
                 "found": ("yes" if par_hits else "no") if par["status"] == "ok" else "-",
                 "fix_silent": ("no" if fix_hits else "yes") if fix["status"] == "ok" else "-",
+                "found_named": ("yes" if par_named else "no") if par["status"] == "ok" else "-",
+                "fix_silent_named": ("no" if fix_named else "yes") if fix["status"] == "ok" else "-",
                 "bug_hits": ",".join(map(str, par_hits)),
                 "fix_hits": ",".join(map(str, fix_hits)),
                 "bug_warnings": len(par["warnings"]), "fix_warnings": len(fix["warnings"]),
@@ -651,16 +676,21 @@ def main():
         w = csv.DictWriter(f, fieldnames=cols, delimiter="\t", lineterminator="\n")
         w.writeheader()
         w.writerows(rows)
-    fmt = "{:<32} {:<18} {:<9} {:<9} {:<6} {:<6}"
-    print(fmt.format("bug", "kind", "bug side", "fix side", "found", "silent"))
+    fmt = "{:<32} {:<18} {:<9} {:<9} {:<6} {:<6} {:<6} {:<6}"
+    print(fmt.format("bug", "kind", "bug side", "fix side", "found", "silent",
+                     "named", "silent"))
     for r in rows:
         print(fmt.format(r["id"], r["kind"], r["bug_status"], r["fix_status"],
-                         r["found"], r["fix_silent"]))
+                         r["found"], r["fix_silent"], r["found_named"],
+                         r["fix_silent_named"]))
     parsed = [r for r in rows if r["bug_status"] == "ok"]
     parsed_fix = [r for r in rows if r["fix_status"] == "ok"]
     print(f"bugs: {len(rows)}; bug side parses: {len(parsed)}; fix side parses: {len(parsed_fix)}")
     print(f"found: {sum(r['found'] == 'yes' for r in parsed)} / {len(parsed)}")
     print(f"fix silent: {sum(r['fix_silent'] == 'yes' for r in parsed_fix)} / {len(parsed_fix)}")
+    print(f"found, a note naming the line: {sum(r['found_named'] == 'yes' for r in parsed)} / {len(parsed)}")
+    print(f"fix silent, notes too: "
+          f"{sum(r['fix_silent_named'] == 'yes' for r in parsed_fix)} / {len(parsed_fix)}")
     print(f"per-bug outcomes: {args.out}")
     return 0
 

@@ -48,6 +48,39 @@ DepSet instantiate(DepSet Callee, llvm::ArrayRef<DepSet> ArgDeps,
 
 FunctionDependence::~FunctionDependence() = default;
 
+std::unique_ptr<FunctionDependence>
+FunctionDependence::atCall(const FunctionDependence &Caller,
+                           const CallExpr *CE) const {
+  llvm::ArrayRef<DepSet> Args = Caller.getArgumentDeps(CE);
+  DepSet Object = Caller.getObjectDeps(CE);
+  llvm::ArrayRef<DepSet> Members = Caller.getObjectMemberDeps(CE);
+  auto At = [&](DepSet D) { return instantiate(D, Args, Object, Members); };
+  std::unique_ptr<FunctionDependence> R(new FunctionDependence());
+  R->Function = Function;
+  R->Kernel = false;
+  R->EarlyExitsAreBenign = false;
+  R->UsedLaneRule = UsedLaneRule;
+  R->Graph = Graph;
+  R->Summary = Summary;
+  R->BarrierSites = BarrierSites;
+  for (const auto &[B, D] : ConditionDeps)
+    R->ConditionDeps[B] = At(D);
+  for (const auto &[VD, D] : VariableDeps)
+    R->VariableDeps[VD] = At(D);
+  R->ConditionWitnesses = ConditionWitnesses;
+  for (const auto &[Call, Record] : Calls) {
+    CallRecord &Out = R->Calls[Call];
+    Out = Record;
+    for (DepSet &D : Out.Args)
+      D = At(D);
+    Out.Object = At(Out.Object);
+    for (DepSet &D : Out.ObjectMembers)
+      D = At(D);
+  }
+  R->Control = Control;
+  return R;
+}
+
 DepSet FunctionDependence::getConditionDeps(const CFGBlock *B) const {
   return ConditionDeps.lookup(B);
 }

@@ -380,6 +380,14 @@ public:
   /// Why argument \p Index of \p CE is thread-dependent.
   ThreadWitness getArgumentWitness(const CallExpr *CE, unsigned Index) const;
 
+  /// This helper's analysis as \p Caller's call \p CE runs it: every
+  /// dependence on a parameter or on the object replaced by what the call
+  /// passes (instantiate()), so that a condition on a parameter given
+  /// `threadIdx.x` is thread-dependent. The CFG and the control facts are
+  /// shared with this analysis, which must outlive the result.
+  std::unique_ptr<FunctionDependence> atCall(const FunctionDependence &Caller,
+                                             const CallExpr *CE) const;
+
   ~FunctionDependence();
 
 private:
@@ -405,7 +413,7 @@ private:
     llvm::SmallVector<ThreadWitness, 1> ArgWitnesses;
   };
   llvm::DenseMap<const CallExpr *, CallRecord> Calls;
-  std::unique_ptr<ControlFacts> Control;
+  std::shared_ptr<ControlFacts> Control;
 };
 
 /// Analyses function bodies on demand and caches the results for one

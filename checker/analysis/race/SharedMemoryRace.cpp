@@ -14,6 +14,7 @@
 #include "analysis/race/RaceReport.h"
 #include "analysis/race/StoredValues.h"
 #include "analysis/race/WarpUniformity.h"
+#include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
 
 namespace clang::cuda_tidy {
 
@@ -171,14 +172,160 @@ void SharedMemoryRaceAnalysis::analyzeKernel(
   // getOversizedBodies(), which the check reports.
   if (!Deps)
     return;
-  SharedAccessCollector Collector(Dependence.getContext(), *Deps);
+  analyzeBody(*Deps, Handler, Shapes, Relations);
+  analyzeHelpers(*Deps, Shapes);
+}
+
+void SharedMemoryRaceAnalysis::analyzeBody(
+    const FunctionDependence &Deps, SharedRaceHandler &To,
+    llvm::ArrayRef<BlockShape> Shapes,
+    llvm::ArrayRef<ArgumentRelation> Relations, ParameterBindings Bound,
+    ParameterValues Values) {
+  SharedAccessCollector Collector(Dependence, Deps);
+  for (const auto &[Param, Shared] : Bound)
+    Collector.bindParameter(Param, Shared);
+  for (const auto &[Param, Value] : Values)
+    Collector.bindValue(Param, Value);
   Collector.collect();
   // Without a write there is no race: the stages are not even built.
   if (llvm::none_of(Collector.accesses(),
                     [](const SharedAccess &A) { return A.writes(); }))
     return;
-  KernelRaceFinder(Collector, Handler, Options, *Answers)
-      .run(Shapes, Relations);
+  KernelRaceFinder(Collector, To, Options, *Answers).run(Shapes, Relations);
+}
+
+namespace {
+
+/// Whether \p S declares a `__shared__` variable of its own.
+bool declaresShared(const Stmt *S) {
+  if (!S)
+    return false;
+  if (const auto *DS = dyn_cast<DeclStmt>(S))
+    for (const Decl *D : DS->decls())
+      if (const auto *VD = dyn_cast<VarDecl>(D))
+        if (VD->hasAttr<CUDASharedAttr>())
+          return true;
+  for (const Stmt *Child : S->children())
+    if (declaresShared(Child))
+      return true;
+  return false;
+}
+
+/// Whether \p E names no local variable or parameter (of the caller): it
+/// means the same in the helper's frame.
+bool freeOfLocals(const Stmt *E) {
+  if (!E)
+    return true;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+      if (VD->hasLocalStorage())
+        return false;
+  if (isa<LambdaExpr>(E))
+    return false;
+  for (const Stmt *Child : E->children())
+    if (!freeOfLocals(Child))
+      return false;
+  return true;
+}
+
+/// The argument \p Arg of a call in \p Caller as an expression free of the
+/// caller's locals: itself, or the initialiser of the local it names when
+/// nothing in the caller changes that local (`int t = threadIdx.x;`
+/// passed as `t`); null otherwise.
+const Expr *callerValue(const Expr *Arg, const FunctionDependence &Caller) {
+  const Stmt *Body = Caller.getFunction()->getBody();
+  ASTContext &Context = Caller.getFunction()->getASTContext();
+  for (unsigned Depth = 0; Arg && Depth < 4; ++Depth) {
+    Arg = Arg->IgnoreParenImpCasts();
+    if (freeOfLocals(Arg))
+      return Arg;
+    const auto *DRE = dyn_cast<DeclRefExpr>(Arg);
+    const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+    if (!VD || isa<ParmVarDecl>(VD) || !VD->hasLocalStorage() ||
+        !VD->getInit() || VD->getType()->isReferenceType() || !Body ||
+        ExprMutationAnalyzer(*Body, Context).isMutated(VD))
+      return nullptr;
+    Arg = VD->getInit();
+  }
+  return nullptr;
+}
+
+/// Passes a helper's races on with the call they were analysed for.
+class HelperRaces : public SharedRaceHandler {
+public:
+  HelperRaces(SharedRaceHandler &To, const CallExpr *Call)
+      : To(To), Call(Call) {}
+  void handleRace(const SharedRace &Race) override {
+    SharedRace Copy = Race;
+    Copy.CalledFrom = Call;
+    To.handleRace(Copy);
+  }
+  void handleIncomplete(const FunctionDecl *F, IncompleteReason R) override {
+    To.handleIncomplete(F, R);
+  }
+
+private:
+  SharedRaceHandler &To;
+  const CallExpr *Call;
+};
+
+} // namespace
+
+void SharedMemoryRaceAnalysis::analyzeHelpers(
+    const FunctionDependence &Deps, llvm::ArrayRef<BlockShape> Shapes) {
+  // A helper that reaches a barrier runs, at a call every thread of the
+  // block makes, as a piece of the kernel: its accesses between its own
+  // barriers are paired as the kernel's are (issue 22, shape a). The
+  // kernel's analysis sees only what the call may do before the helper's
+  // first barrier and after its last (CalleeIntervals); this sees the
+  // rest, on the helper's own shared variables and on those the call
+  // passes it (a parameter given a `__shared__` array itself points to its
+  // start). A parameter given a thread's own value has that value where
+  // the caller's expression of it means the same in the helper
+  // (`threadIdx.x`, or the `t` initialised with it), and is unknown
+  // otherwise; what differs between threads is what the call makes differ
+  // (FunctionDependence::atCall).
+  for (const BarrierSite &Site : Deps.getBarrierSites()) {
+    const FunctionDecl *Definition = nullptr;
+    if (!Site.Callee || !Site.Callee->hasBody(Definition) || !Definition ||
+        Definition->isDependentContext() || HelpersDone.count(Definition) ||
+        isa<CXXOperatorCallExpr>(Site.Call))
+      continue;
+    llvm::ArrayRef<DepSet> ArgDeps = Deps.getArgumentDeps(Site.Call);
+    llvm::SmallVector<std::pair<const ParmVarDecl *, const VarDecl *>, 2> Bound;
+    llvm::SmallVector<std::pair<const ParmVarDecl *, const Expr *>, 2> Values;
+    for (unsigned I = 0, E = std::min(Definition->getNumParams(),
+                                      Site.Call->getNumArgs());
+         I < E; ++I) {
+      const ParmVarDecl *Param = Definition->getParamDecl(I);
+      const Expr *Arg = Site.Call->getArg(I);
+      if (I < ArgDeps.size() && (ArgDeps[I] & dep::Thread)) {
+        if (Param->getType()->isIntegralOrEnumerationType())
+          if (const Expr *V = callerValue(Arg, Deps))
+            Values.push_back({Param, V});
+        continue;
+      }
+      if (!Param->getType()->isPointerType() &&
+          !Param->getType()->isReferenceType())
+        continue;
+      const auto *DRE = dyn_cast<DeclRefExpr>(Arg->IgnoreParenImpCasts());
+      const auto *Shared = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+      if (Shared && Shared->hasAttr<CUDASharedAttr>() &&
+          (Param->getType()->isReferenceType() ||
+           Shared->getType()->isArrayType()))
+        Bound.push_back({Param, Shared});
+    }
+    if (Bound.empty() && !declaresShared(Definition->getBody()))
+      continue;
+    const FunctionDependence *HelperDeps = Dependence.analyze(Definition);
+    if (!HelperDeps)
+      continue;
+    HelpersDone.insert(Definition);
+    HelperRaces To(Handler, Site.Call);
+    std::unique_ptr<FunctionDependence> AtCall =
+        HelperDeps->atCall(Deps, Site.Call);
+    analyzeBody(*AtCall, To, Shapes, {}, Bound, Values);
+  }
 }
 
 } // namespace clang::cuda_tidy

@@ -115,6 +115,7 @@
 #include "analysis/dependence/ThreadDependence.h"
 #include "clang/AST/Decl.h"
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include <array>
 #include <cstdint>
 #include <memory>
@@ -174,6 +175,9 @@ struct SharedRace {
   /// The two threads are of two blocks of a cluster (one access reaches the
   /// other block's shared memory through map_shared_rank).
   bool OtherBlock = false;
+  /// When Kernel is a helper analysed as a piece of a kernel: the kernel's
+  /// call of it that gave the block shape and the arguments.
+  const CallExpr *CalledFrom = nullptr;
 };
 
 /// An access of another block's shared memory (through map_shared_rank)
@@ -246,9 +250,29 @@ public:
                      llvm::ArrayRef<ArgumentRelation> Relations = {});
 
 private:
+  /// The race analysis of one body (a kernel's, or a helper's run as a
+  /// piece of one), reporting to \p To.
+  /// \p Bound: the body's parameters that point to the start of a shared
+  /// variable (SharedAccessCollector::bindParameter).
+  using ParameterBindings =
+      llvm::ArrayRef<std::pair<const ParmVarDecl *, const VarDecl *>>;
+  /// \p Values: the body's integer parameters and the caller's value of
+  /// each (SharedAccessCollector::bindValue).
+  using ParameterValues =
+      llvm::ArrayRef<std::pair<const ParmVarDecl *, const Expr *>>;
+  void analyzeBody(const FunctionDependence &Deps, SharedRaceHandler &To,
+                   llvm::ArrayRef<BlockShape> Shapes,
+                   llvm::ArrayRef<ArgumentRelation> Relations,
+                   ParameterBindings Bound = {}, ParameterValues Values = {});
+  /// The helpers \p Deps's kernel calls that have shared variables of their
+  /// own and barriers, each analysed once with the kernel's shapes.
+  void analyzeHelpers(const FunctionDependence &Deps,
+                      llvm::ArrayRef<BlockShape> Shapes);
+
   ThreadDependenceAnalysis &Dependence;
   SharedRaceHandler &Handler;
   RaceOptions Options;
+  llvm::SmallPtrSet<const FunctionDecl *, 4> HelpersDone;
 
 public:
   /// Answers shared by the kernels analysed with this object.

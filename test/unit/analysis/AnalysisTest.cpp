@@ -58,7 +58,7 @@ KernelAccesses::KernelAccesses(ParsedCuda &P, llvm::StringRef Kernel)
   const FunctionDependence *Deps = F ? Dependence.analyze(F) : nullptr;
   if (!Deps)
     return;
-  Collector = std::make_unique<SharedAccessCollector>(Context, *Deps);
+  Collector = std::make_unique<SharedAccessCollector>(Dependence, *Deps);
   Collector->collect();
 }
 
