@@ -314,6 +314,72 @@ __global__ void reduceAtPermutedIndex(const float *in, const int *perm,
     out[0] = r;
 }
 
+// A state struct passed through a local pointer to it, and the thread's
+// index as `t` (the shape of cudf's ORC encoder): the last thread advances
+// a count every thread has just read, with no barrier between; the helper
+// syncs at its entry, so only its analysis as a piece of the kernel sees it.
+struct EncodeState {
+  unsigned count;
+  unsigned rows;
+  unsigned char buf[512];
+};
+
+__device__ void encodeRows(EncodeState *s, int t) {
+  __syncthreads();
+  while (s->rows > 0) {
+    unsigned at = s->count + t;
+    s->buf[at % 512] = 1;
+    if (t == 255)
+      s->count += 256;
+      // CHECK-NOTES: :[[@LINE-1]]:7: warning: write after read race on shared 'state': no barrier orders this update after another thread's read [cuda-shared-memory-race]
+      // CHECK-NOTES: :[[@LINE-5]]:19: note: the other thread's read is here
+      // CHECK-NOTES: :[[@LINE-3]]:7: note: for example, thread (0,0,0) reads 'state.count' and thread (255,0,0) updates it, with blockDim (256,1,1)
+      // CHECK-NOTES: :[[@LINE+31]]:3: note: 'encodeRows' is analysed as this call runs it, with its arguments and by every thread of the block
+    __syncthreads();
+    if (t == 0)
+      s->rows -= 1;
+    __syncthreads();
+  }
+}
+
+__device__ void encodeRowsFixed(EncodeState *s, int t) {
+  __syncthreads();
+  while (s->rows > 0) {
+    unsigned at = s->count + t;
+    s->buf[at % 512] = 1;
+    __syncthreads();
+    if (t == 255)
+      s->count += 256;
+    if (t == 0)
+      s->rows -= 1;
+    __syncthreads();
+  }
+}
+
+__global__ void encode(const unsigned *rows) {
+  __shared__ EncodeState state;
+  EncodeState *const s = &state;
+  int t = threadIdx.x;
+  if (t == 0) {
+    s->count = 0;
+    s->rows = rows[blockIdx.x];
+  }
+  __syncthreads();
+  encodeRows(s, t);
+}
+
+__global__ void encodeFixed(const unsigned *rows) {
+  __shared__ EncodeState state;
+  EncodeState *const s = &state;
+  int t = threadIdx.x;
+  if (t == 0) {
+    s->count = 0;
+    s->rows = rows[blockIdx.x];
+  }
+  __syncthreads();
+  encodeRowsFixed(s, t);
+}
+
 int main() {
   float *f = nullptr;
   int *d = nullptr;
@@ -332,4 +398,6 @@ int main() {
   reduceMissingStepBarrier<<<1, 256>>>(f, f);
   reduceWithStepBarrier<<<1, 256>>>(f, f);
   reduceAtPermutedIndex<<<1, 256>>>(f, d, f);
+  encode<<<4, 256>>>(nullptr);
+  encodeFixed<<<4, 256>>>(nullptr);
 }

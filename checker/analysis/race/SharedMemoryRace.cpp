@@ -250,6 +250,40 @@ const Expr *callerValue(const Expr *Arg, const FunctionDependence &Caller) {
   return nullptr;
 }
 
+/// The `__shared__` variable whose start \p Arg, an argument of a call in
+/// \p Caller, points to (or, when \p Reference, names): the variable
+/// itself (an array decays to its start), its address, either cast to
+/// another pointer type, or a local pointer of the caller set so once and
+/// never changed (`state_s *const s = &state_g;`). Null otherwise.
+const VarDecl *sharedStart(const Expr *Arg, const FunctionDependence &Caller,
+                           bool Reference) {
+  const Stmt *Body = Caller.getFunction()->getBody();
+  ASTContext &Context = Caller.getFunction()->getASTContext();
+  for (unsigned Depth = 0; Arg && Depth < 4; ++Depth) {
+    Arg = Arg->IgnoreParenCasts();
+    bool AddressOf = false;
+    if (const auto *UO = dyn_cast<UnaryOperator>(Arg);
+        UO && UO->getOpcode() == UO_AddrOf && !Reference) {
+      Arg = UO->getSubExpr()->IgnoreParens();
+      AddressOf = true;
+    }
+    const auto *DRE = dyn_cast<DeclRefExpr>(Arg);
+    const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+    if (!VD)
+      return nullptr;
+    if (VD->hasAttr<CUDASharedAttr>())
+      return Reference || AddressOf || VD->getType()->isArrayType() ? VD
+                                                                    : nullptr;
+    if (AddressOf || Reference || isa<ParmVarDecl>(VD) ||
+        !VD->hasLocalStorage() || !VD->getType()->isPointerType() ||
+        !VD->getInit() || !Body ||
+        ExprMutationAnalyzer(*Body, Context).isMutated(VD))
+      return nullptr;
+    Arg = VD->getInit();
+  }
+  return nullptr;
+}
+
 /// Passes a helper's races on with the call they were analysed for.
 class HelperRaces : public SharedRaceHandler {
 public:
@@ -308,11 +342,8 @@ void SharedMemoryRaceAnalysis::analyzeHelpers(
       if (!Param->getType()->isPointerType() &&
           !Param->getType()->isReferenceType())
         continue;
-      const auto *DRE = dyn_cast<DeclRefExpr>(Arg->IgnoreParenImpCasts());
-      const auto *Shared = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
-      if (Shared && Shared->hasAttr<CUDASharedAttr>() &&
-          (Param->getType()->isReferenceType() ||
-           Shared->getType()->isArrayType()))
+      if (const VarDecl *Shared =
+              sharedStart(Arg, Deps, Param->getType()->isReferenceType()))
         Bound.push_back({Param, Shared});
     }
     if (Bound.empty() && !declaresShared(Definition->getBody()))
