@@ -795,8 +795,11 @@ void SharedAccessCollector::inlineCall(const CallExpr *CE, const CFGBlock *B,
     std::size_t Before = Accesses.size();
     addAccess(F.LValue, CE, B, Index, F.Kind, F.ThroughPointer, CE,
               &Conditions);
-    if (Accesses.size() > Before)
+    if (Accesses.size() > Before) {
       Accesses.back().Segment = Segment;
+      Accesses.back().SkipsHelperBarriers =
+          Intervals && Segment == CallSegment::Whole;
+    }
   }
   Sym.leaveCallee();
   Bindings.clear();

@@ -265,6 +265,13 @@ struct SharedAccess {
   /// `__cluster_map_shared_rank`): another block's copy of the variable,
   /// which only a cluster barrier orders against that block's threads.
   bool Remote = false;
+  /// Inside a helper that holds barriers, on a path through it that passes
+  /// none of them (CalleeIntervals: both before the call's barrier and
+  /// after it). Whether that path can run (`if (n <= 0) __syncthreads();`
+  /// before `for (i = 0; i < n; ...)` that syncs makes it impossible) is
+  /// not decided, so a race with an access outside the call is possible
+  /// only.
+  bool SkipsHelperBarriers = false;
   std::string Operation;
   /// For an asynchronous copy, what completes it.
   AsyncTrack Track = AsyncTrack::Primitives;

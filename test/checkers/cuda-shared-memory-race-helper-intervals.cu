@@ -380,6 +380,62 @@ __global__ void encodeFixed(const unsigned *rows) {
   encodeRowsFixed(s, t);
 }
 
+// A helper whose barriers are all in a loop that may run zero times: on that
+// way through it nothing orders thread 0's reset of the count against the
+// caller's read after the call. Whether the loop can run zero times is a
+// question of the data (cudf's ORC dictionary with no rows), so the race is
+// only possible: reported with ReportPossibleRaces, silent by default. The
+// fixed form syncs when the loop will not run; the checker cannot tell the
+// two apart on the way that skips both, and stays silent on both.
+struct CountState {
+  unsigned count;
+  unsigned rows;
+};
+
+__device__ void countRows(CountState *s, int t) {
+  if (t == 0)
+    s->count = 0;
+  for (unsigned i = 0; i < s->rows; i += 256) {
+    __syncthreads();
+    if (t == 0)
+      s->count += 1;
+    __syncthreads();
+  }
+}
+
+__device__ void countRowsZeroSafe(CountState *s, int t) {
+  if (t == 0)
+    s->count = 0;
+  if (s->rows == 0)
+    __syncthreads();
+  for (unsigned i = 0; i < s->rows; i += 256) {
+    __syncthreads();
+    if (t == 0)
+      s->count += 1;
+    __syncthreads();
+  }
+}
+
+__global__ void countAll(const unsigned *rows, unsigned *out) {
+  __shared__ CountState state;
+  int t = threadIdx.x;
+  if (t == 0)
+    state.rows = rows[blockIdx.x];
+  __syncthreads();
+  countRows(&state, t);
+  out[blockIdx.x * 256 + t] = state.count;
+}
+
+__global__ void countAllZeroSafe(const unsigned *rows, unsigned *out) {
+  __shared__ CountState state;
+  int t = threadIdx.x;
+  if (t == 0)
+    state.rows = rows[blockIdx.x];
+  __syncthreads();
+  countRowsZeroSafe(&state, t);
+  out[blockIdx.x * 256 + t] = state.count;
+}
+
 int main() {
   float *f = nullptr;
   int *d = nullptr;
@@ -400,4 +456,6 @@ int main() {
   reduceAtPermutedIndex<<<1, 256>>>(f, d, f);
   encode<<<4, 256>>>(nullptr);
   encodeFixed<<<4, 256>>>(nullptr);
+  countAll<<<4, 256>>>(nullptr, nullptr);
+  countAllZeroSafe<<<4, 256>>>(nullptr, nullptr);
 }

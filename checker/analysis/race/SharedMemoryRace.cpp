@@ -124,6 +124,12 @@ void KernelRaceFinder::checkPair(unsigned IA, unsigned IB,
         Overlap.cachedDecide(A, B, Shape, S, Atoms, Stored.Values, W);
     if (V == RaceVerdict::None || V == RaceVerdict::Skip)
       continue;
+    // A way through a helper that skips all its barriers may be one no
+    // values take (SharedAccess::SkipsHelperBarriers).
+    if (V == RaceVerdict::Definite &&
+        (A.SkipsHelperBarriers || B.SkipsHelperBarriers) &&
+        !(A.Via && A.Via == B.Via))
+      V = RaceVerdict::Possible;
     if (V == RaceVerdict::Possible && !K.Options.ReportPossibleRaces)
       continue;
     Report.reportPair(A, B, IA == IB, S, W, V, Shape, Atoms);
