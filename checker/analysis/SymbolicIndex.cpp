@@ -362,6 +362,12 @@ SymId SymbolicTranslator::translateVar(const VarDecl *VD, const Expr *Use) {
   }
   if (VD->getType()->isReferenceType())
     return add(Unknown);
+  // A range-for's variable takes another value in each iteration, and two
+  // threads may be in different iterations: one atom for it would let both
+  // hold the same value, which no iteration gives (ggml's `for (int
+  // stride_k : {32, 16, 8, 4})` read as one unknown stride).
+  if (VD->isCXXForRangeDecl())
+    return add(Unknown);
   bool IsParam = isa<ParmVarDecl>(VD);
   // The dependence analysis describes the kernel's own variables only: a
   // helper's local or parameter may differ between threads, so without a
