@@ -238,9 +238,8 @@ bool freeOfLocals(const Stmt *E) {
 /// caller's locals: itself, or the initialiser of the local it names when
 /// nothing in the caller changes that local (`int t = threadIdx.x;`
 /// passed as `t`); null otherwise.
-const Expr *callerValue(const Expr *Arg, const FunctionDependence &Caller) {
-  const Stmt *Body = Caller.getFunction()->getBody();
-  ASTContext &Context = Caller.getFunction()->getASTContext();
+const Expr *callerValue(const Expr *Arg,
+                        llvm::function_ref<bool(const VarDecl *)> Mutated) {
   for (unsigned Depth = 0; Arg && Depth < 4; ++Depth) {
     Arg = Arg->IgnoreParenImpCasts();
     if (freeOfLocals(Arg))
@@ -248,8 +247,7 @@ const Expr *callerValue(const Expr *Arg, const FunctionDependence &Caller) {
     const auto *DRE = dyn_cast<DeclRefExpr>(Arg);
     const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
     if (!VD || isa<ParmVarDecl>(VD) || !VD->hasLocalStorage() ||
-        !VD->getInit() || VD->getType()->isReferenceType() || !Body ||
-        ExprMutationAnalyzer(*Body, Context).isMutated(VD))
+        !VD->getInit() || VD->getType()->isReferenceType() || Mutated(VD))
       return nullptr;
     Arg = VD->getInit();
   }
@@ -261,10 +259,8 @@ const Expr *callerValue(const Expr *Arg, const FunctionDependence &Caller) {
 /// itself (an array decays to its start), its address, either cast to
 /// another pointer type, or a local pointer of the caller set so once and
 /// never changed (`state_s *const s = &state_g;`). Null otherwise.
-const VarDecl *sharedStart(const Expr *Arg, const FunctionDependence &Caller,
-                           bool Reference) {
-  const Stmt *Body = Caller.getFunction()->getBody();
-  ASTContext &Context = Caller.getFunction()->getASTContext();
+const VarDecl *sharedStart(const Expr *Arg, bool Reference,
+                           llvm::function_ref<bool(const VarDecl *)> Mutated) {
   for (unsigned Depth = 0; Arg && Depth < 4; ++Depth) {
     Arg = Arg->IgnoreParenCasts();
     bool AddressOf = false;
@@ -282,8 +278,7 @@ const VarDecl *sharedStart(const Expr *Arg, const FunctionDependence &Caller,
                                                                     : nullptr;
     if (AddressOf || Reference || isa<ParmVarDecl>(VD) ||
         !VD->hasLocalStorage() || !VD->getType()->isPointerType() ||
-        !VD->getInit() || !Body ||
-        ExprMutationAnalyzer(*Body, Context).isMutated(VD))
+        !VD->getInit() || Mutated(VD))
       return nullptr;
     Arg = VD->getInit();
   }
@@ -325,35 +320,62 @@ void SharedMemoryRaceAnalysis::analyzeHelpers(
   // (`threadIdx.x`, or the `t` initialised with it), and is unknown
   // otherwise; what differs between threads is what the call makes differ
   // (FunctionDependence::atCall).
+  // Whether the kernel changes a local after its initialisation: one
+  // analyzer for the kernel (it remembers its answers), made only when a
+  // helper is taken, since it matches over the whole body.
+  std::optional<ExprMutationAnalyzer> Mutation;
+  const Stmt *Body = Deps.getFunction()->getBody();
+  auto Mutated = [&](const VarDecl *VD) {
+    if (!Body)
+      return true;
+    if (!Mutation)
+      Mutation.emplace(*Body, Deps.getFunction()->getASTContext());
+    return Mutation->isMutated(VD);
+  };
   for (const BarrierSite &Site : Deps.getBarrierSites()) {
     const FunctionDecl *Definition = nullptr;
     if (!Site.Callee || !Site.Callee->hasBody(Definition) || !Definition ||
         Definition->isDependentContext() || HelpersDone.count(Definition) ||
         isa<CXXOperatorCallExpr>(Site.Call))
       continue;
+    // A helper that names no shared variable cannot be given one either
+    // unless some pointer or reference parameter is.
+    auto [Own, New] = HelperDeclaresShared.try_emplace(Definition, false);
+    if (New)
+      Own->second = declaresShared(Definition->getBody());
+    bool MayBind =
+        llvm::any_of(Definition->parameters(), [](const ParmVarDecl *P) {
+          return P->getType()->isPointerType() ||
+                 P->getType()->isReferenceType();
+        });
+    if (!Own->second && !MayBind)
+      continue;
     llvm::ArrayRef<DepSet> ArgDeps = Deps.getArgumentDeps(Site.Call);
+    unsigned Params =
+        std::min(Definition->getNumParams(), Site.Call->getNumArgs());
+    auto ThreadArg = [&](unsigned I) {
+      return I < ArgDeps.size() && (ArgDeps[I] & dep::Thread);
+    };
     llvm::SmallVector<std::pair<const ParmVarDecl *, const VarDecl *>, 2> Bound;
-    llvm::SmallVector<std::pair<const ParmVarDecl *, const Expr *>, 2> Values;
-    for (unsigned I = 0, E = std::min(Definition->getNumParams(),
-                                      Site.Call->getNumArgs());
-         I < E; ++I) {
+    for (unsigned I = 0; I < Params; ++I) {
       const ParmVarDecl *Param = Definition->getParamDecl(I);
-      const Expr *Arg = Site.Call->getArg(I);
-      if (I < ArgDeps.size() && (ArgDeps[I] & dep::Thread)) {
-        if (Param->getType()->isIntegralOrEnumerationType())
-          if (const Expr *V = callerValue(Arg, Deps))
-            Values.push_back({Param, V});
-        continue;
-      }
-      if (!Param->getType()->isPointerType() &&
-          !Param->getType()->isReferenceType())
+      if (ThreadArg(I) || (!Param->getType()->isPointerType() &&
+                           !Param->getType()->isReferenceType()))
         continue;
       if (const VarDecl *Shared =
-              sharedStart(Arg, Deps, Param->getType()->isReferenceType()))
+              sharedStart(Site.Call->getArg(I),
+                          Param->getType()->isReferenceType(), Mutated))
         Bound.push_back({Param, Shared});
     }
-    if (Bound.empty() && !declaresShared(Definition->getBody()))
+    if (Bound.empty() && !Own->second)
       continue;
+    llvm::SmallVector<std::pair<const ParmVarDecl *, const Expr *>, 2> Values;
+    for (unsigned I = 0; I < Params; ++I) {
+      const ParmVarDecl *Param = Definition->getParamDecl(I);
+      if (ThreadArg(I) && Param->getType()->isIntegralOrEnumerationType())
+        if (const Expr *V = callerValue(Site.Call->getArg(I), Mutated))
+          Values.push_back({Param, V});
+    }
     const FunctionDependence *HelperDeps = Dependence.analyze(Definition);
     if (!HelperDeps)
       continue;

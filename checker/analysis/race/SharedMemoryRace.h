@@ -115,6 +115,7 @@
 #include "analysis/dependence/ThreadDependence.h"
 #include "clang/AST/Decl.h"
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include <array>
 #include <cstdint>
@@ -273,6 +274,7 @@ private:
   SharedRaceHandler &Handler;
   RaceOptions Options;
   llvm::SmallPtrSet<const FunctionDecl *, 4> HelpersDone;
+  llvm::DenseMap<const FunctionDecl *, bool> HelperDeclaresShared;
 
 public:
   /// Answers shared by the kernels analysed with this object.
