@@ -1,15 +1,15 @@
 //===--- CalleeBodies.cpp - What a helper's body does at a call ----------===//
 
 #include "analysis/CalleeBodies.h"
+#include "analysis/dependence/SyntaxFacts.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include <set>
 
 namespace clang::cuda_tidy {
 
 namespace {
-
-bool isShared(const VarDecl *VD) { return VD && VD->hasAttr<CUDASharedAttr>(); }
 
 /// Whether \p S holds a `return` of the function it is in.
 bool containsReturn(const Stmt *S) {
@@ -36,28 +36,91 @@ bool alwaysReturns(const Stmt *S) {
 /// condition, instantiated with the dependence of the call's arguments.
 bool uniformAtCall(const FunctionDependence &Callee, const Stmt *Loop,
                    const CallExpr *CE, const FunctionDependence &Caller) {
-  for (const CFGBlock *B : Callee.getCFG())
-    if (B && B->getTerminatorStmt() == Loop) {
-      DepSet D =
-          instantiate(Callee.getConditionDeps(B), Caller.getArgumentDeps(CE),
-                      Caller.getObjectDeps(CE), Caller.getObjectMemberDeps(CE));
-      return !(D & dep::Thread);
-    }
-  return false;
+  const CFGBlock *B = Callee.getTerminatorBlock(Loop);
+  if (!B)
+    return false;
+  DepSet D =
+      instantiate(Callee.getConditionDeps(B), Caller.getArgumentDeps(CE),
+                  Caller.getObjectDeps(CE), Caller.getObjectMemberDeps(CE));
+  return !(D & dep::Thread);
 }
 
 } // namespace
+
+bool declaresShared(const Stmt *S) {
+  if (!S)
+    return false;
+  if (const auto *DS = dyn_cast<DeclStmt>(S))
+    for (const Decl *D : DS->decls())
+      if (isSharedVariable(dyn_cast<VarDecl>(D)))
+        return true;
+  for (const Stmt *Child : S->children())
+    if (declaresShared(Child))
+      return true;
+  return false;
+}
 
 bool mentionsShared(const Stmt *S) {
   if (!S)
     return false;
   if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
-    if (isShared(dyn_cast<VarDecl>(DRE->getDecl())))
+    if (isSharedVariable(dyn_cast<VarDecl>(DRE->getDecl())))
       return true;
   for (const Stmt *Child : S->children())
     if (mentionsShared(Child))
       return true;
   return false;
+}
+
+llvm::DenseMap<const CFGBlock *, llvm::SmallPtrSet<const CFGBlock *, 2>>
+syncingLoopTests(const FunctionDependence &F) {
+  llvm::SmallPtrSet<const Stmt *, 8> Barriers;
+  for (const BarrierSite &Site : F.getBarrierSites())
+    Barriers.insert(Site.Call);
+  llvm::DenseMap<const CFGBlock *, llvm::SmallPtrSet<const CFGBlock *, 2>>
+      Tests;
+  if (Barriers.empty())
+    return Tests;
+  auto HoldsBarrier = [&](const CFGBlock *B) {
+    for (const CFGElement &E : *B)
+      if (auto CS = E.getAs<CFGStmt>(); CS && Barriers.count(CS->getStmt()))
+        return true;
+    return false;
+  };
+  // (A do-while's test is after its body: never reached from outside
+  // without a barrier, it needs no such care.)
+  for (const CFGBlock *B : F.getCFG()) {
+    const Stmt *Loop = B->getTerminatorStmt();
+    if (!Loop || B->succ_size() != 2 ||
+        !isa<ForStmt, WhileStmt, CXXForRangeStmt>(Loop))
+      continue;
+    const CFGBlock *Body = *B->succ_begin();
+    if (!Body)
+      continue;
+    llvm::SmallPtrSet<const CFGBlock *, 16> Seen{Body};
+    llvm::SmallVector<const CFGBlock *, 16> Work{Body};
+    bool Back = false;
+    while (!Work.empty() && !Back) {
+      const CFGBlock *X = Work.pop_back_val();
+      if (HoldsBarrier(X))
+        continue;
+      for (const CFGBlock *Succ : X->succs()) {
+        if (Succ == B) {
+          Back = true;
+          break;
+        }
+        if (Succ && Seen.insert(Succ).second)
+          Work.push_back(Succ);
+      }
+    }
+    if (Back)
+      continue;
+    auto &BackEdges = Tests[B];
+    for (const CFGBlock *Pred : B->preds())
+      if (Pred && Pred->getLoopTarget() == Loop)
+        BackEdges.insert(Pred);
+  }
+  return Tests;
 }
 
 CalleeIntervals::CalleeIntervals(const FunctionDependence &Callee) {
@@ -70,53 +133,86 @@ CalleeIntervals::CalleeIntervals(const FunctionDependence &Callee) {
       return CS->getStmt();
     return nullptr;
   };
-  // Forward from the entry: every element up to the first barrier of
-  // each path.
-  llvm::SmallPtrSet<const CFGBlock *, 32> Seen;
-  llvm::SmallVector<const CFGBlock *, 32> Work{&Graph.getEntry()};
-  Seen.insert(&Graph.getEntry());
-  while (!Work.empty()) {
-    const CFGBlock *B = Work.pop_back_val();
-    bool Stopped = false;
-    for (const CFGElement &E : *B) {
-      const Stmt *S = StmtOf(E);
-      if (!S)
-        continue;
-      if (Barriers.count(S)) {
-        Stopped = true;
-        break;
+  // The zero-trip way leaves one of these at its first test.
+  auto Gated = syncingLoopTests(Callee);
+  auto IsZeroTripExit = [&](const CFGBlock *From, const CFGBlock *To) {
+    return Gated.count(From) && *std::next(From->succ_begin()) == To;
+  };
+  // Forward from the entry: every element up to the first barrier of each
+  // path; with \p Free, not through a zero-trip exit.
+  auto Forward = [&](bool Free, unsigned char Bit) {
+    llvm::SmallPtrSet<const CFGBlock *, 32> Seen{&Graph.getEntry()};
+    llvm::SmallVector<const CFGBlock *, 32> Work{&Graph.getEntry()};
+    while (!Work.empty()) {
+      const CFGBlock *B = Work.pop_back_val();
+      bool Stopped = false;
+      for (const CFGElement &E : *B) {
+        const Stmt *S = StmtOf(E);
+        if (!S)
+          continue;
+        if (Barriers.count(S)) {
+          Stopped = true;
+          break;
+        }
+        Bits[S] |= Bit;
       }
-      Bits[S] |= First;
-    }
-    if (Stopped)
-      continue;
-    for (const CFGBlock *Succ : B->succs())
-      if (Succ && Seen.insert(Succ).second)
-        Work.push_back(Succ);
-  }
-  // Backward from the exit: every element after the last barrier of
-  // each path.
-  Seen.clear();
-  Work.push_back(&Graph.getExit());
-  Seen.insert(&Graph.getExit());
-  while (!Work.empty()) {
-    const CFGBlock *B = Work.pop_back_val();
-    bool Stopped = false;
-    for (auto It = B->rbegin(), End = B->rend(); It != End; ++It) {
-      const Stmt *S = StmtOf(*It);
-      if (!S)
+      if (Stopped)
         continue;
-      if (Barriers.count(S)) {
-        Stopped = true;
-        break;
-      }
-      Bits[S] |= Last;
+      for (const CFGBlock *Succ : B->succs())
+        if (Succ && !(Free && IsZeroTripExit(B, Succ)) &&
+            Seen.insert(Succ).second)
+          Work.push_back(Succ);
     }
-    if (Stopped)
-      continue;
-    for (const CFGBlock *Pred : B->preds())
-      if (Pred && Seen.insert(Pred).second)
-        Work.push_back(Pred);
+  };
+  // Backward from the exit: every element after the last barrier of each
+  // path. A gated loop's condition reached from its exit edge is its last
+  // test: before it ran the loop's last iteration (a back edge), or, on the
+  // zero-trip way, what precedes the loop. With \p Free the walk goes on
+  // from there by the back edges only; reached from its body (a `break`
+  // before the body's barrier), the condition ran in a first iteration and
+  // every predecessor is free.
+  auto Backward = [&](bool Free, unsigned char Bit) {
+    using Visit = std::pair<const CFGBlock *, bool>;
+    std::set<Visit> Seen{{&Graph.getExit(), false}};
+    llvm::SmallVector<Visit, 32> Work{{&Graph.getExit(), false}};
+    while (!Work.empty()) {
+      auto [B, FromExit] = Work.pop_back_val();
+      bool Stopped = false;
+      for (auto It = B->rbegin(), End = B->rend(); It != End; ++It) {
+        const Stmt *S = StmtOf(*It);
+        if (!S)
+          continue;
+        if (Barriers.count(S)) {
+          Stopped = true;
+          break;
+        }
+        Bits[S] |= Bit;
+      }
+      if (Stopped)
+        continue;
+      for (const CFGBlock *Pred : B->preds()) {
+        if (!Pred)
+          continue;
+        if (FromExit && !Gated.lookup(B).count(Pred))
+          continue;
+        Visit Next{Pred, Free && IsZeroTripExit(Pred, B)};
+        if (Seen.insert(Next).second)
+          Work.push_back(Next);
+      }
+    }
+  };
+  Forward(/*Free=*/true, First);
+  Backward(/*Free=*/true, Last);
+  if (Gated.empty())
+    return;
+  Forward(/*Free=*/false, ZeroTripFirst);
+  Backward(/*Free=*/false, ZeroTripLast);
+  // A ZeroTrip bit says what only the zero-trip way gives.
+  for (auto &[S, B] : Bits) {
+    if (B & First)
+      B &= ~ZeroTripFirst;
+    if (B & Last)
+      B &= ~ZeroTripLast;
   }
 }
 

@@ -20,6 +20,7 @@
 #include "clang/AST/ParentMap.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include <optional>
 #include <vector>
@@ -91,6 +92,19 @@ CalleeConditions calleeConditions(SymbolicTranslator &Sym, const Expr *Access,
 /// Whether \p S names a `__shared__` variable (a helper that declares its
 /// own `extern __shared__` pool, or uses a file-scope array).
 bool mentionsShared(const Stmt *S);
+/// Whether \p S declares a `__shared__` variable of its own (a helper
+/// whose shared variables are analysed as its kernel's).
+bool declaresShared(const Stmt *S);
+
+/// The tests of the `for`, `while` and range-for loops of \p F every
+/// iteration of which passes one of its barrier sites (no way from the body
+/// back to the test avoids one), each with its back edges (the
+/// predecessors the CFG marks with the loop, CFGBlock::getLoopTarget).
+/// Left at its first test, such a loop runs zero times and nothing orders
+/// what precedes it against what follows: a way that only some values of
+/// its condition take.
+llvm::DenseMap<const CFGBlock *, llvm::SmallPtrSet<const CFGBlock *, 2>>
+syncingLoopTests(const FunctionDependence &F);
 
 /// Where the statements of a callee that reaches a barrier run, relative to
 /// the barriers a call of it holds. Bit First: reached from the callee's
@@ -108,14 +122,29 @@ bool mentionsShared(const Stmt *S);
 /// row race there (issue 22, shape c). The barriers are the callee's own
 /// barrier sites (its direct barriers and the calls that reach one), as the
 /// dependence analysis found them.
+///
+/// A loop whose every iteration passes a barrier (no way from its body back
+/// to its condition avoids one) can still be left at its first test, and
+/// what follows it is then reached with no barrier on the way. Whether that
+/// zero-trip way runs is a question of the values (cudf's ORC `IntegerRLE`
+/// loops `while (numvals > 0)` and is called only under `numvals > 0`), so
+/// the bits it alone gives are kept apart (ZeroTripFirst, ZeroTripLast):
+/// the race analysis orders by the other bits, and takes these as possible
+/// races only.
 class CalleeIntervals {
 public:
-  enum : unsigned char { First = 1, Last = 2 };
+  enum : unsigned char {
+    First = 1,
+    Last = 2,
+    ZeroTripFirst = 4,
+    ZeroTripLast = 8
+  };
 
   explicit CalleeIntervals(const FunctionDependence &Callee);
 
   /// The bits of the CFG element that evaluates \p E (the nearest
-  /// enclosing expression the CFG lists); none when it is not reached.
+  /// enclosing expression the CFG lists); none when it is not reached. A
+  /// ZeroTrip bit is set only where the plain bit is not.
   std::optional<unsigned char> of(const Expr *E, const ParentMap &PM) const;
 
 private:

@@ -3,6 +3,7 @@
 #include "analysis/SharedAccesses.h"
 #include "analysis/CalleeBodies.h"
 #include "analysis/SharedAddresses.h"
+#include "analysis/dependence/SyntaxFacts.h"
 #include "model/SyncEvents.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
@@ -17,8 +18,6 @@ namespace {
 
 // The dynamic pool: every `extern __shared__` declaration names it.
 const char DynamicPool = 0;
-
-bool isShared(const VarDecl *VD) { return VD && VD->hasAttr<CUDASharedAttr>(); }
 
 } // namespace
 
@@ -129,7 +128,7 @@ SharedAccessCollector::SharedAccessCollector(ThreadDependenceAnalysis &Analysis,
 void SharedAccessCollector::bindParameter(const ParmVarDecl *Param,
                                           const VarDecl *Shared) {
   // A parameter the body assigns points elsewhere by then.
-  if (!isShared(Shared) || Sym.assignmentsTo(Param) != 0)
+  if (!isSharedVariable(Shared) || Sym.assignmentsTo(Param) != 0)
     return;
   Location L;
   L.Var = Shared;
@@ -228,7 +227,7 @@ SharedAccessCollector::locate(const Expr *E, unsigned Depth) {
     if (const Location *Bound = boundTo(VD);
         Bound && VD->getType()->isReferenceType())
       return *Bound;
-    if (isShared(VD)) {
+    if (isSharedVariable(VD)) {
       Location L;
       L.Var = VD;
       L.Object = VD->getType()->isIncompleteArrayType()
@@ -776,29 +775,51 @@ void SharedAccessCollector::inlineCall(const CallExpr *CE, const CFGBlock *B,
   CalleeAccessFinder Finder;
   Finder.TraverseStmt(const_cast<Stmt *>(Definition->getBody()));
   ParentMap CalleeParents(const_cast<Stmt *>(Definition->getBody()));
+  auto SegmentOf = [](unsigned char Bits) {
+    if (Bits == CalleeIntervals::First)
+      return CallSegment::BeforeBarrier;
+    if (Bits == CalleeIntervals::Last)
+      return CallSegment::AfterBarrier;
+    return CallSegment::Whole;
+  };
   for (const auto &F : Finder.Accesses) {
-    CallSegment Segment = CallSegment::Whole;
+    // Where the access runs relative to the call's barriers: by the ways
+    // that run the helper's syncing loops; and, when possible races are
+    // wanted, once more where a zero-trip way through one of them puts it
+    // (SharedAccess::ZeroTripHelperLoop), so that a race the first
+    // placement makes stays certain.
+    llvm::SmallVector<std::pair<CallSegment, bool>, 2> Placements;
     if (Intervals) {
-      std::optional<unsigned char> Bits =
+      std::optional<unsigned char> Found =
           Intervals->of(F.LValue, CalleeParents);
-      if (!Bits || *Bits == 0)
+      if (!Found)
         continue;
-      if (*Bits == CalleeIntervals::First)
-        Segment = CallSegment::BeforeBarrier;
-      else if (*Bits == CalleeIntervals::Last)
-        Segment = CallSegment::AfterBarrier;
+      unsigned char Bits =
+          *Found & (CalleeIntervals::First | CalleeIntervals::Last);
+      unsigned char All = Bits | (*Found >> 2);
+      if (Bits)
+        Placements.push_back({SegmentOf(Bits), false});
+      if (FollowZeroTripPaths && All != Bits)
+        Placements.push_back({SegmentOf(All), true});
+      if (Placements.empty())
+        continue;
+    } else {
+      Placements.push_back({CallSegment::Whole, false});
     }
     CalleeConditions Conditions =
         calleeConditions(Sym, F.LValue, CalleeParents, CE, CalleeDeps, Deps);
     if (Conditions.Never)
       continue;
-    std::size_t Before = Accesses.size();
-    addAccess(F.LValue, CE, B, Index, F.Kind, F.ThroughPointer, CE,
-              &Conditions);
-    if (Accesses.size() > Before) {
-      Accesses.back().Segment = Segment;
-      Accesses.back().SkipsHelperBarriers =
-          Intervals && Segment == CallSegment::Whole;
+    for (const auto &[Segment, ZeroTrip] : Placements) {
+      std::size_t Before = Accesses.size();
+      addAccess(F.LValue, CE, B, Index, F.Kind, F.ThroughPointer, CE,
+                &Conditions);
+      if (Accesses.size() > Before) {
+        Accesses.back().Segment = Segment;
+        Accesses.back().SkipsHelperBarriers =
+            Intervals && Segment == CallSegment::Whole;
+        Accesses.back().ZeroTripHelperLoop = ZeroTrip;
+      }
     }
   }
   Sym.leaveCallee();

@@ -272,6 +272,11 @@ struct SharedAccess {
   /// not decided, so a race with an access outside the call is possible
   /// only.
   bool SkipsHelperBarriers = false;
+  /// Placed as it is (Segment) only by a way through the helper that runs
+  /// a loop holding its barriers zero times (CalleeIntervals); taken only
+  /// with SharedAccessCollector::followZeroTripPaths(), and a race it
+  /// makes is possible only, even inside one call.
+  bool ZeroTripHelperLoop = false;
   std::string Operation;
   /// For an asynchronous copy, what completes it.
   AsyncTrack Track = AsyncTrack::Primitives;
@@ -329,6 +334,13 @@ public:
     Sym.substituteParameter(Param, Sym.translate(Value));
   }
 
+  /// Before collect(): also place a helper's accesses where a way that
+  /// runs one of its syncing loops zero times puts them
+  /// (SharedAccess::ZeroTripHelperLoop). Off, such a way is not taken: the
+  /// caller may well guarantee a trip, and the race is a question of the
+  /// values.
+  void followZeroTripPaths(bool Follow) { FollowZeroTripPaths = Follow; }
+
   std::vector<SharedAccess> &accesses() { return Accesses; }
   const std::vector<SyncPoint> &syncPoints() const { return Syncs; }
   /// The sync point performed by a CFG element, if any.
@@ -357,6 +369,7 @@ public:
   std::int64_t sizeOf(const VarDecl *Var) const;
 
 private:
+  bool FollowZeroTripPaths = false;
   struct Location {
     const void *Object = nullptr;
     const VarDecl *Var = nullptr;

@@ -1,5 +1,8 @@
 // RUN: %check_clang_tidy %s cuda-shared-memory-race %t -- -- %cuda_stub --cuda-device-only -std=c++17
 // RUN: %check_clang_tidy %s cuda-shared-memory-race %t -- -- %cuda_stub --cuda-host-only -std=c++17
+// RUN: %check_clang_tidy -check-suffix=POSSIBLE %s cuda-shared-memory-race %t -- \
+// RUN:   -config="{CheckOptions: {cuda-shared-memory-race.ReportPossibleRaces: true}}" \
+// RUN:   -- %cuda_stub --cuda-device-only -std=c++17
 
 #include <cuda_runtime.h>
 
@@ -46,6 +49,9 @@ __global__ void whileConstant(float *out) {
   out[t] = row[255 - t];
 }
 
+// A trip count the kernel is given: the way round the barrier runs only
+// when `tiles` is 0 at the launch. No launch is seen, so the race is a
+// question of that value: possible (ReportPossibleRaces), silent by default.
 __global__ void parameterTripCount(int tiles, float *out) {
   __shared__ float row[256];
   int t = threadIdx.x;
@@ -53,10 +59,35 @@ __global__ void parameterTripCount(int tiles, float *out) {
   for (int k = 0; k < tiles; ++k)
     __syncthreads();
   out[t] = row[255 - t];
+  // CHECK-MESSAGES-POSSIBLE: :[[@LINE-1]]:12: warning: possible read after write race on shared 'row': no barrier orders this read after another thread's write [cuda-shared-memory-race]
+}
+
+// The same loop, launched with 0 tiles (the runtime test
+// barrier-in-loop-that-always-runs): the launch makes the zero-trip way
+// certain, and the race is reported. With 3 tiles it cannot happen.
+__global__ void parameterTripCountLaunched(int tiles, float *out) {
+  __shared__ float row[256];
+  int t = threadIdx.x;
+  row[t] = out[t];
+  for (int k = 0; k < tiles; ++k)
+    __syncthreads();
+  out[t] = row[255 - t];
   // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: read after write race on shared 'row': no barrier orders this read after another thread's write [cuda-shared-memory-race]
-  // CHECK-MESSAGES: :[[@LINE-5]]:3: note: the other thread's write is here
-  // CHECK-MESSAGES: :[[@LINE-3]]:12: note: for example, thread (0,0,0) writes 'row[0]' and thread (255,0,0) reads it, with blockDim (256,1,1) (assumed: no launch of this kernel was found)
-  // CHECK-MESSAGES: :[[@LINE-4]]:3: note: a barrier is missing before this statement
+  // CHECK-MESSAGES-POSSIBLE: :[[@LINE-2]]:12: warning: read after write race on shared 'row': no barrier orders this read after another thread's write [cuda-shared-memory-race]
+}
+
+__global__ void parameterTripCountLaunchedThree(int tiles, float *out) {
+  __shared__ float row[256];
+  int t = threadIdx.x;
+  row[t] = out[t];
+  for (int k = 0; k < tiles; ++k)
+    __syncthreads();
+  out[t] = row[255 - t];
+}
+
+void launchTripCounts(float *out) {
+  parameterTripCountLaunched<<<1, 256>>>(0, out);
+  parameterTripCountLaunchedThree<<<1, 256>>>(3, out);
 }
 
 __global__ void zeroTripCount(float *out) {
@@ -70,6 +101,7 @@ __global__ void zeroTripCount(float *out) {
   // CHECK-MESSAGES: :[[@LINE-5]]:3: note: the other thread's write is here
   // CHECK-MESSAGES: :[[@LINE-3]]:12: note: for example, thread (0,0,0) writes 'row[0]' and thread (255,0,0) reads it, with blockDim (256,1,1) (assumed: no launch of this kernel was found)
   // CHECK-MESSAGES: :[[@LINE-4]]:3: note: a barrier is missing before this statement
+  // CHECK-MESSAGES-POSSIBLE: :[[@LINE-5]]:12: warning: read after write race on shared 'row': no barrier orders this read after another thread's write [cuda-shared-memory-race]
 }
 
 // A `continue` before the barrier goes round without it: the second test
@@ -88,6 +120,7 @@ __global__ void continueSkipsBarrier(int skip, float *out) {
   // CHECK-MESSAGES: :[[@LINE-8]]:3: note: the other thread's write is here
   // CHECK-MESSAGES: :[[@LINE-3]]:12: note: for example, thread (0,0,0) writes 'row[0]' and thread (255,0,0) reads it, with blockDim (256,1,1) (assumed: no launch of this kernel was found)
   // CHECK-MESSAGES: :[[@LINE-4]]:3: note: a barrier is missing before this statement
+  // CHECK-MESSAGES-POSSIBLE: :[[@LINE-5]]:12: warning: read after write race on shared 'row': no barrier orders this read after another thread's write [cuda-shared-memory-race]
 }
 
 // do-while runs its body first: the CFG already has no way round it.

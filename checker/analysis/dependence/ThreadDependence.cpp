@@ -81,6 +81,17 @@ FunctionDependence::atCall(const FunctionDependence &Caller,
   return R;
 }
 
+const CFGBlock *
+FunctionDependence::getTerminatorBlock(const Stmt *Terminator) const {
+  if (!TerminatorBlocks) {
+    TerminatorBlocks.emplace();
+    for (const CFGBlock *B : *Graph)
+      if (B && B->getTerminatorStmt())
+        TerminatorBlocks->try_emplace(B->getTerminatorStmt(), B);
+  }
+  return TerminatorBlocks->lookup(Terminator);
+}
+
 DepSet FunctionDependence::getConditionDeps(const CFGBlock *B) const {
   return ConditionDeps.lookup(B);
 }

@@ -173,6 +173,7 @@
 #include "llvm/ADT/SmallVector.h"
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace clang::cuda_tidy {
@@ -369,6 +370,9 @@ public:
   /// lane-only value was taken as uniform.
   bool usesLaneRule() const { return UsedLaneRule; }
   const CFG &getCFG() const { return *Graph; }
+  /// The block whose terminator is \p Terminator (a loop or a branch);
+  /// null when none is. The map is built on the first call.
+  const CFGBlock *getTerminatorBlock(const Stmt *Terminator) const;
 
   /// Dependence sets of a call's arguments and implicit object, as they were
   /// at the call.
@@ -414,6 +418,8 @@ private:
   };
   llvm::DenseMap<const CallExpr *, CallRecord> Calls;
   std::shared_ptr<ControlFacts> Control;
+  mutable std::optional<llvm::DenseMap<const Stmt *, const CFGBlock *>>
+      TerminatorBlocks;
 };
 
 /// Analyses function bodies on demand and caches the results for one

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "analysis/race/Concurrency.h"
+#include "analysis/CalleeBodies.h"
 #include "analysis/dependence/UniformityProofs.h"
 #include "analysis/race/ClusterOrder.h"
 #include "clang/AST/StmtCXX.h"
@@ -13,10 +14,19 @@
 
 namespace clang::cuda_tidy {
 
-RaceConcurrency::RaceConcurrency(const KernelRaceContext &K)
+RaceConcurrency::RaceConcurrency(const KernelRaceContext &K, bool ZeroTripWays)
     : Col(K.Col), Context(K.Context), Deps(K.Deps), Sym(K.Sym),
       Accesses(K.Accesses), Parents(K.Parents),
       ImpliedBranches(branchesImpliedByLoops(K.Kernel->getBody())) {
+  // A loop every iteration of which passes a barrier, on a condition the
+  // threads agree on, leaves at its first test only for some values of
+  // that condition (cudf's `while (numvals > 0)` under `numvals > 0`):
+  // unless those ways are wanted, its first test is taken as one that
+  // passes, as below.
+  auto Syncing = ZeroTripWays
+                     ? llvm::DenseMap<const CFGBlock *,
+                                      llvm::SmallPtrSet<const CFGBlock *, 2>>()
+                     : syncingLoopTests(Deps);
   // A loop test has two predecessors, the block before the loop and the
   // one its back edge leaves from (marked with the loop as its target);
   // anything else (an increment that branches) is left alone.
@@ -28,7 +38,9 @@ RaceConcurrency::RaceConcurrency(const KernelRaceContext &K)
     if (First && First->getLoopTarget() == Test)
       std::swap(First, Second);
     if (First && Second && Second->getLoopTarget() == Test &&
-        First->getLoopTarget() != Test && loopRunsAtLeastOnce(Test, Context))
+        First->getLoopTarget() != Test &&
+        (loopRunsAtLeastOnce(Test, Context) ||
+         (Syncing.count(B) && !(Deps.getConditionDeps(B) & dep::Thread))))
       FirstTestEntries[B] = First;
   }
   for (unsigned I = 0; I < Accesses.size(); ++I)

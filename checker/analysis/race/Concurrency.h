@@ -46,7 +46,10 @@ class RaceConcurrency {
 public:
   /// Walks the CFG from every access and every divergence: linear in the
   /// kernel, as the reach sets are sparse.
-  explicit RaceConcurrency(const KernelRaceContext &K);
+  /// \p ZeroTripWays: also take the ways that leave a loop whose every
+  /// iteration syncs at its first test (syncingLoopTests), which only some
+  /// values of its condition take.
+  RaceConcurrency(const KernelRaceContext &K, bool ZeroTripWays);
   ~RaceConcurrency();
 
   /// The pairs of accesses (I <= J) that can be in flight together, in the

@@ -207,7 +207,7 @@ void RaceReport::reportPair(const SharedAccess &A, const SharedAccess &B,
   if (!S.DifferentWarpsOnly && !Race.WarpSynchronous &&
       !llvm::is_contained(S.Relation, 2))
     Race.InsertBarrierBefore = certainBarrierPlace(First, Second);
-  Reported.insert(Second.E);
+  Reported[Second.E] |= V == RaceVerdict::Definite;
   Handler.handleRace(Race);
 }
 
@@ -244,7 +244,7 @@ void RaceReport::reportDataIndexed(const SharedAccess &Plain,
                     Sym.atoms()[Atom].Name + "' = " + std::to_string(Value);
   if (WarpConcurrent && V == RaceVerdict::Definite)
     Race.InsertBarrierBefore = certainBarrierPlace(First, Second);
-  Reported.insert(Second.E);
+  Reported[Second.E] |= V == RaceVerdict::Definite;
   Handler.handleRace(Race);
 }
 

@@ -23,8 +23,13 @@ public:
   RaceReport(const KernelRaceContext &K, SharedRaceHandler &Handler);
 
   /// Whether a race was told whose second access is \p X: a pair with it
-  /// is not asked about again.
-  bool reported(const SharedAccess &X) const { return Reported.count(X.E); }
+  /// is not asked about again. With \p EvenPossible, a possible race counts
+  /// too; without, only a certain one: a possible race told first (a way
+  /// through a helper no values may take) does not hide a certain one.
+  bool reported(const SharedAccess &X, bool EvenPossible = false) const {
+    auto It = Reported.find(X.E);
+    return It != Reported.end() && (EvenPossible || It->second);
+  }
   /// Tells the race \p V between \p A and \p B (one access when
   /// \p SameAccess) in scenario \p S, with \p W its witness over \p Atoms.
   void reportPair(const SharedAccess &A, const SharedAccess &B, bool SameAccess,
@@ -60,7 +65,8 @@ private:
   const FunctionDecl *Kernel;
   const ParentMap &Parents;
   SharedRaceHandler &Handler;
-  llvm::SmallPtrSet<const Expr *, 16> Reported;
+  /// Second accesses told, and whether the race told was certain.
+  llvm::DenseMap<const Expr *, bool> Reported;
 };
 
 } // namespace clang::cuda_tidy

@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "analysis/race/SharedMemoryRace.h"
+#include "analysis/CalleeBodies.h"
+#include "analysis/dependence/SyntaxFacts.h"
 #include "analysis/race/Concurrency.h"
 #include "analysis/race/DataIndexed.h"
 #include "analysis/race/Overlap.h"
@@ -29,9 +31,10 @@ public:
   KernelRaceFinder(SharedAccessCollector &Collector, SharedRaceHandler &Handler,
                    const RaceOptions &Options,
                    SharedMemoryRaceAnalysis::AnswerCache &Shared)
-      : K(Collector, Options), Work(Options.WorkBudget), Concurrency(K),
-        Uniformity(K.Context, K.Deps), Stores(K), Overlap(K, Work, Shared),
-        DataIndexed(K, Concurrency), Report(K, Handler), Handler(Handler) {}
+      : K(Collector, Options), Work(Options.WorkBudget),
+        Concurrency(K, /*ZeroTripWays=*/true), Uniformity(K.Context, K.Deps),
+        Stores(K), Overlap(K, Work, Shared), DataIndexed(K, Concurrency),
+        Report(K, Handler), Handler(Handler) {}
 
   void run(llvm::ArrayRef<BlockShape> Shapes,
            llvm::ArrayRef<ArgumentRelation> Relations);
@@ -42,9 +45,91 @@ private:
   /// the pair is not of that form.
   bool checkDataIndexedPair(unsigned IA, unsigned IB, const BlockShape &Shape);
 
+  /// Whether \p IA and \p IB are in flight together only by a way that
+  /// leaves a loop whose every iteration syncs at its first test
+  /// (syncingLoopTests), and no such loop of the kernel is certainly
+  /// skipped in a block of \p Shape: the race then needs some values of
+  /// the loop's condition (cudf's `while (numvals > 0)`, called only under
+  /// `numvals > 0`), and is possible only. A launch that passes a trip
+  /// count of 0 makes it certain.
+  enum class ZeroTrips { NotNeeded, Needed, Impossible };
+  ZeroTrips needsZeroTrips(unsigned IA, unsigned IB, const BlockShape &Shape) {
+    if (!SyncingLoops) {
+      SyncingLoops.emplace();
+      for (const auto &[Test, BackEdges] : syncingLoopTests(K.Deps))
+        if (!(K.Deps.getConditionDeps(Test) & dep::Thread))
+          SyncingLoops->push_back(Test->getTerminatorStmt());
+      if (!SyncingLoops->empty())
+        RunsSyncingLoops =
+            std::make_unique<RaceConcurrency>(K, /*ZeroTripWays=*/false);
+    }
+    if (!RunsSyncingLoops || RunsSyncingLoops->concurrent(IA, IB).Concurrent)
+      return ZeroTrips::NotNeeded;
+    bool AllRun = true;
+    for (const Stmt *Loop : *SyncingLoops) {
+      std::optional<bool> Passes = firstTestPasses(Loop, Shape);
+      if (Passes && !*Passes)
+        return ZeroTrips::NotNeeded; // Certainly skipped: the way runs.
+      AllRun &= Passes.value_or(false);
+    }
+    return AllRun ? ZeroTrips::Impossible : ZeroTrips::Needed;
+  }
+  /// The value of the first test of \p Loop in a block of \p Shape: its
+  /// counters at their initial values, the kernel's parameters at the
+  /// values its launches pass; none when some value is not known.
+  std::optional<bool> firstTestPasses(const Stmt *Loop,
+                                      const BlockShape &Shape) {
+    const Expr *Cond = nullptr;
+    if (const auto *For = dyn_cast<ForStmt>(Loop))
+      Cond = For->getCond();
+    else if (const auto *While = dyn_cast<WhileStmt>(Loop))
+      Cond = While->getCond();
+    if (!Cond)
+      return std::nullopt;
+    SymbolicTranslator &Sym = K.Sym;
+    SymId C = Sym.translate(Cond);
+    llvm::SmallVector<unsigned, 4> Atoms;
+    Sym.collectAtoms(C, Atoms);
+    std::vector<std::int64_t> Values(Sym.atoms().size(), 0);
+    SymEnv Env;
+    for (int D = 0; D < 3; ++D)
+      Env.Dim[D] = Shape.Dim[D];
+    Env.Atoms = Values.data();
+    // Parameters first: a counter's initial value may be one.
+    for (unsigned Atom : Atoms) {
+      const SymAtom &A = Sym.atoms()[Atom];
+      if (A.isLoopCounter())
+        continue;
+      std::optional<std::int64_t> V =
+          A.Var ? Shape.argument(A.Var) : std::nullopt;
+      if (!V)
+        return std::nullopt;
+      Values[Atom] = *V;
+    }
+    for (unsigned Atom : Atoms) {
+      const SymAtom &A = Sym.atoms()[Atom];
+      if (!A.isLoopCounter())
+        continue;
+      std::optional<std::int64_t> Init = A.Loop == Loop && !A.IterationNumber
+                                             ? Sym.evaluate(A.Init, Env)
+                                             : std::nullopt;
+      if (!Init)
+        return std::nullopt;
+      Values[Atom] = *Init;
+    }
+    std::optional<std::int64_t> Passes = Sym.evaluate(C, Env);
+    if (!Passes)
+      return std::nullopt;
+    return *Passes != 0;
+  }
+
   KernelRaceContext K;
   RaceWork Work;
   RaceConcurrency Concurrency;
+  /// The uniform loops whose every iteration syncs, and the concurrency
+  /// when they run (made on demand, and only when there are some).
+  std::optional<llvm::SmallVector<const Stmt *, 2>> SyncingLoops;
+  std::unique_ptr<RaceConcurrency> RunsSyncingLoops;
   WarpUniformity Uniformity;
   StoredValues Stores;
   OverlapDecision Overlap;
@@ -73,8 +158,17 @@ bool KernelRaceFinder::checkDataIndexedPair(unsigned IA, unsigned IB,
   DataWitness W;
   RaceVerdict V = DataIndexed.decide(Plain, Atomic, *Index, Shape,
                                      !InFlight.WarpConcurrent, W);
+  // A way no values may take, as in checkPair.
+  if (V == RaceVerdict::Definite &&
+      (((A.SkipsHelperBarriers || B.SkipsHelperBarriers) &&
+        !(A.Via && A.Via == B.Via)) ||
+       A.ZeroTripHelperLoop || B.ZeroTripHelperLoop ||
+       needsZeroTrips(IA, IB, Shape) == ZeroTrips::Needed))
+    V = RaceVerdict::Possible;
   if (V == RaceVerdict::None || V == RaceVerdict::Skip ||
-      (V == RaceVerdict::Possible && !K.Options.ReportPossibleRaces))
+      (V == RaceVerdict::Possible &&
+       (!K.Options.ReportPossibleRaces || Report.reported(A, true) ||
+        Report.reported(B, true))))
     return true;
   Report.reportDataIndexed(Plain, Atomic, *Index, W, V, Shape,
                            InFlight.WarpConcurrent);
@@ -130,7 +224,19 @@ void KernelRaceFinder::checkPair(unsigned IA, unsigned IB,
         (A.SkipsHelperBarriers || B.SkipsHelperBarriers) &&
         !(A.Via && A.Via == B.Via))
       V = RaceVerdict::Possible;
-    if (V == RaceVerdict::Possible && !K.Options.ReportPossibleRaces)
+    // Likewise a way that runs a syncing loop zero times: of a helper,
+    // also between two accesses of one call; or of the kernel, unless the
+    // launch decides that loop's first test.
+    ZeroTrips Trips = needsZeroTrips(IA, IB, Shape);
+    if (Trips == ZeroTrips::Impossible)
+      return;
+    if (V == RaceVerdict::Definite &&
+        (A.ZeroTripHelperLoop || B.ZeroTripHelperLoop ||
+         Trips == ZeroTrips::Needed))
+      V = RaceVerdict::Possible;
+    if (V == RaceVerdict::Possible &&
+        (!K.Options.ReportPossibleRaces || Report.reported(A, true) ||
+         Report.reported(B, true)))
       continue;
     Report.reportPair(A, B, IA == IB, S, W, V, Shape, Atoms);
     return;
@@ -192,6 +298,7 @@ void SharedMemoryRaceAnalysis::analyzeBody(
     Collector.bindParameter(Param, Shared);
   for (const auto &[Param, Value] : Values)
     Collector.bindValue(Param, Value);
+  Collector.followZeroTripPaths(Options.ReportPossibleRaces);
   Collector.collect();
   // Without a write there is no race: the stages are not even built.
   if (llvm::none_of(Collector.accesses(),
@@ -201,21 +308,6 @@ void SharedMemoryRaceAnalysis::analyzeBody(
 }
 
 namespace {
-
-/// Whether \p S declares a `__shared__` variable of its own.
-bool declaresShared(const Stmt *S) {
-  if (!S)
-    return false;
-  if (const auto *DS = dyn_cast<DeclStmt>(S))
-    for (const Decl *D : DS->decls())
-      if (const auto *VD = dyn_cast<VarDecl>(D))
-        if (VD->hasAttr<CUDASharedAttr>())
-          return true;
-  for (const Stmt *Child : S->children())
-    if (declaresShared(Child))
-      return true;
-  return false;
-}
 
 /// Whether \p E names no local variable or parameter (of the caller): it
 /// means the same in the helper's frame.
@@ -273,7 +365,7 @@ const VarDecl *sharedStart(const Expr *Arg, bool Reference,
     const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
     if (!VD)
       return nullptr;
-    if (VD->hasAttr<CUDASharedAttr>())
+    if (isSharedVariable(VD))
       return Reference || AddressOf || VD->getType()->isArrayType() ? VD
                                                                     : nullptr;
     if (AddressOf || Reference || isa<ParmVarDecl>(VD) ||

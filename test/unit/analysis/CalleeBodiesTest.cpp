@@ -77,6 +77,97 @@ TEST(CalleeIntervals, ABranchThatSkipsTheBarrierLeavesBoth) {
                                          CalleeIntervals::Last));
 }
 
+TEST(CalleeIntervals, AZeroTripWayThroughASyncingLoopIsKeptApart) {
+  // cudf's ORC IntegerRLE: a read at the entry, a loop that syncs in every
+  // iteration, thread 0's store after it, a barrier at the end. Only the
+  // way that runs the loop zero times puts the store before the call's
+  // barrier, and the entry read after the call's first one.
+  ParsedCuda P(R"(
+    __device__ void rle(float *buf, unsigned n) {
+      buf[threadIdx.x] = buf[0];
+      while (n > 0) {
+        __syncthreads();
+        buf[threadIdx.x + 1] = 2;
+        n--;
+      }
+      buf[0] = 3;
+      __syncthreads();
+    })");
+  ASSERT_TRUE(P.ok());
+  ThreadDependenceAnalysis A(P.context(), DependenceOptions());
+  const FunctionDecl *F = P.function("rle");
+  const FunctionDependence *FD = A.analyze(F);
+  ASSERT_NE(FD, nullptr);
+  CalleeIntervals Intervals(*FD);
+  ParentMap PM(const_cast<Stmt *>(F->getBody()));
+  std::vector<const Expr *> S = stores(P, F);
+  ASSERT_EQ(S.size(), 3u);
+  EXPECT_EQ(Intervals.of(S[0], PM),
+            std::optional<unsigned char>(CalleeIntervals::First));
+  // After the last iteration's barrier the body's tail runs, and nothing
+  // orders it before the final barrier: between two barriers either way.
+  EXPECT_EQ(Intervals.of(S[1], PM), std::nullopt);
+  EXPECT_EQ(Intervals.of(S[2], PM),
+            std::optional<unsigned char>(CalleeIntervals::ZeroTripFirst));
+}
+
+TEST(CalleeIntervals, ABreakBeforeTheLoopsBarrierIsAFreeWay) {
+  ParsedCuda P(R"(
+    __device__ void scan(float *buf, int n) {
+      buf[threadIdx.x] = 1;
+      for (int i = 0; i < n; ++i) {
+        if (buf[i] > 0)
+          break;
+        __syncthreads();
+        buf[threadIdx.x + 1] = 2;
+      }
+      buf[0] = 3;
+    })");
+  ASSERT_TRUE(P.ok());
+  ThreadDependenceAnalysis A(P.context(), DependenceOptions());
+  const FunctionDecl *F = P.function("scan");
+  const FunctionDependence *FD = A.analyze(F);
+  ASSERT_NE(FD, nullptr);
+  CalleeIntervals Intervals(*FD);
+  ParentMap PM(const_cast<Stmt *>(F->getBody()));
+  std::vector<const Expr *> S = stores(P, F);
+  ASSERT_EQ(S.size(), 3u);
+  // The entry store reaches the exit by a break in the first iteration.
+  EXPECT_EQ(Intervals.of(S[0], PM),
+            std::optional<unsigned char>(CalleeIntervals::First |
+                                         CalleeIntervals::Last));
+  EXPECT_EQ(Intervals.of(S[1], PM),
+            std::optional<unsigned char>(CalleeIntervals::Last));
+  EXPECT_EQ(Intervals.of(S[2], PM),
+            std::optional<unsigned char>(CalleeIntervals::First |
+                                         CalleeIntervals::Last));
+}
+
+TEST(CalleeIntervals, TheLastIterationsTailIsAfterTheLastBarrier) {
+  ParsedCuda P(R"(
+    __device__ void tail(float *buf, int n) {
+      buf[threadIdx.x] = 1;
+      for (int i = 0; i < n; ++i) {
+        __syncthreads();
+        buf[threadIdx.x + 1] = 2;
+      }
+    })");
+  ASSERT_TRUE(P.ok());
+  ThreadDependenceAnalysis A(P.context(), DependenceOptions());
+  const FunctionDecl *F = P.function("tail");
+  const FunctionDependence *FD = A.analyze(F);
+  ASSERT_NE(FD, nullptr);
+  CalleeIntervals Intervals(*FD);
+  ParentMap PM(const_cast<Stmt *>(F->getBody()));
+  std::vector<const Expr *> S = stores(P, F);
+  ASSERT_EQ(S.size(), 2u);
+  EXPECT_EQ(Intervals.of(S[0], PM),
+            std::optional<unsigned char>(CalleeIntervals::First |
+                                         CalleeIntervals::ZeroTripLast));
+  EXPECT_EQ(Intervals.of(S[1], PM),
+            std::optional<unsigned char>(CalleeIntervals::Last));
+}
+
 TEST(FunctionDependenceAtCall, AParameterGivenTheThreadIndexIsThreadDependent) {
   ParsedCuda P(R"(
     __device__ void helper(float *buf, int t) {
