@@ -169,7 +169,7 @@ HostValues::reaching(const VarDecl *Var, const Stmt *At) {
   auto InOf = [&](const CFGBlock *B) {
     std::uint64_t In = 0;
     for (const CFGBlock *Pred : B->preds())
-      if (Pred)
+      if (Pred && !isDead(Pred, B))
         In |= Out.lookup(Pred);
     return In;
   };
@@ -183,11 +183,155 @@ HostValues::reaching(const VarDecl *Var, const Stmt *At) {
   }
   auto [Block, Index] = Where.lookup(Element);
   std::uint64_t Reach = Transfer(Block, InOf(Block), Index);
+  // A definition under a stable condition's other arm than the point's
+  // cannot reach it along a way that runs: the condition has one value
+  // (`if (zeroflux) bytes = a; else bytes = b;` and later `if (zeroflux)
+  // k1<<<g, b, bytes>>>()`: only `a` reaches the launch).
+  auto Arms = stableArms(At);
   llvm::SmallVector<Definition, 2> Result;
-  for (unsigned I = 0; I < Defs.size(); ++I)
-    if (Reach & (std::uint64_t(1) << I))
+  for (unsigned I = 0; I < Defs.size(); ++I) {
+    if (!(Reach & (std::uint64_t(1) << I)))
+      continue;
+    bool Contradicts = false;
+    if (!Arms.empty())
+      for (const auto &[Cond, Then] : stableArms(Defs[I].Element))
+        for (const auto &[AtCond, AtThen] : Arms)
+          Contradicts |= Cond == AtCond && Then != AtThen;
+    if (!Contradicts)
       Result.push_back(Defs[I]);
+  }
   return Result;
+}
+
+const llvm::DenseSet<std::pair<const CFGBlock *, unsigned>> &
+HostValues::deadEdges() {
+  if (Dead)
+    return *Dead;
+  Dead.emplace();
+  if (!Graph)
+    return *Dead;
+  // The conditions are evaluated with the graph unpruned: a condition
+  // whose value needs pruning first stays unknown, which prunes nothing.
+  ComputingDead = true;
+  llvm::DenseSet<std::pair<const CFGBlock *, unsigned>> Found;
+  for (const CFGBlock *B : *Graph) {
+    if (!B || B->succ_size() != 2 ||
+        !isa_and_nonnull<IfStmt>(B->getTerminatorStmt()))
+      continue;
+    const Expr *Cond = dyn_cast_or_null<Expr>(B->getTerminatorCondition());
+    if (!Cond)
+      continue;
+    std::optional<std::int64_t> Value = evaluate(Cond, Cond);
+    if (Value)
+      Found.insert({B, *Value ? 1u : 0u});
+  }
+  ComputingDead = false;
+  *Dead = std::move(Found);
+  return *Dead;
+}
+
+bool HostValues::isDead(const CFGBlock *Pred, const CFGBlock *Succ) {
+  if (ComputingDead)
+    return false;
+  const auto &Edges = deadEdges();
+  if (Edges.empty())
+    return false;
+  unsigned Index = 0;
+  for (const CFGBlock *S : Pred->succs()) {
+    if (S == Succ && Edges.count({Pred, Index}))
+      return true;
+    ++Index;
+  }
+  return false;
+}
+
+bool HostValues::reachable(const Stmt *At) {
+  const Stmt *Element = elementOf(At);
+  if (!Graph || !Element)
+    return true;
+  const CFGBlock *Target = Where.lookup(Element).first;
+  llvm::SmallPtrSet<const CFGBlock *, 32> Seen{&Graph->getEntry()};
+  llvm::SmallVector<const CFGBlock *, 32> Work{&Graph->getEntry()};
+  while (!Work.empty()) {
+    const CFGBlock *B = Work.pop_back_val();
+    if (B == Target)
+      return true;
+    for (const CFGBlock *Succ : B->succs())
+      if (Succ && !isDead(B, Succ) && Seen.insert(Succ).second)
+        Work.push_back(Succ);
+  }
+  return false;
+}
+
+bool HostValues::isStableCondition(const Expr *Cond) {
+  auto [It, Inserted] = StableConditions.try_emplace(Cond, false);
+  if (!Inserted)
+    return It->second;
+  if (Cond->HasSideEffects(Context))
+    return false;
+  bool Stable = true;
+  llvm::SmallVector<const Stmt *, 8> Work{Cond};
+  while (!Work.empty() && Stable) {
+    const Stmt *S = Work.pop_back_val();
+    if (!S)
+      continue;
+    if (isa<CallExpr>(S))
+      Stable = false;
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
+      if (const auto *Var = dyn_cast<VarDecl>(DRE->getDecl())) {
+        if (!Var->hasLocalStorage()) {
+          Stable &= Var->getType().isConstQualified();
+        } else {
+          unsigned Definitions = 0;
+          for (const CFGBlock *B : *Graph)
+            for (const CFGElement &E : *B)
+              if (auto CS = E.getAs<CFGStmt>()) {
+                const Expr *Value;
+                if (defines(CS->getStmt(), Var, Value))
+                  ++Definitions;
+              }
+          // A parameter is never defined in the body; a local once, by its
+          // declaration.
+          Stable &= isa<ParmVarDecl>(Var) ? Definitions == 0
+                                          : Definitions == 1 && Var->getInit();
+        }
+      }
+    for (const Stmt *Child : S->children())
+      Work.push_back(Child);
+  }
+  StableConditions[Cond] = Stable;
+  return Stable;
+}
+
+llvm::SmallVector<std::pair<llvm::FoldingSetNodeID, bool>, 2>
+HostValues::stableArms(const Stmt *S) {
+  llvm::SmallVector<std::pair<llvm::FoldingSetNodeID, bool>, 2> Arms;
+  if (!Parents || !Graph)
+    return Arms;
+  for (const Stmt *Child = S, *P = Parents->getParent(S); P;
+       Child = P, P = Parents->getParent(P)) {
+    const auto *If = dyn_cast<IfStmt>(P);
+    if (!If || Child == If->getCond() || If->getConditionVariable() ||
+        If->getInit())
+      continue;
+    bool Then = Child == If->getThen();
+    if (!Then && Child != If->getElse())
+      continue;
+    const Expr *Cond = If->getCond()->IgnoreParenImpCasts();
+    // `if (!c)` is `if (c)` with the arms swapped.
+    while (const auto *Not = dyn_cast<UnaryOperator>(Cond)) {
+      if (Not->getOpcode() != UO_LNot)
+        break;
+      Cond = Not->getSubExpr()->IgnoreParenImpCasts();
+      Then = !Then;
+    }
+    if (!isStableCondition(Cond))
+      continue;
+    llvm::FoldingSetNodeID ID;
+    Cond->Profile(ID, Context, /*Canonical=*/true);
+    Arms.push_back({std::move(ID), Then});
+  }
+  return Arms;
 }
 
 const Expr *HostValues::reachingValue(const VarDecl *Var, const Stmt *At) {

@@ -36,6 +36,8 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/Analysis/CFG.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/FoldingSet.h"
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -63,6 +65,11 @@ public:
   /// "it is read from memory ('cfg->block')", "'n' has different values on
   /// the paths that reach it".
   std::string whyUnknown(const Expr *E, const Stmt *At);
+  /// Whether \p At can run: some way from the function's entry reaches it
+  /// without taking a branch's edge that the branch's known condition
+  /// rules out (`bool zeroflux = true; ... if (zeroflux) a(); else b();`:
+  /// b() cannot run).
+  bool reachable(const Stmt *At);
 
 private:
   struct Definition {
@@ -82,6 +89,19 @@ private:
   std::string text(const Stmt *S) const;
   /// The CFG element that contains \p S, found through the parent map.
   const Stmt *elementOf(const Stmt *S);
+  /// The edges (branch block, successor index) that the branch's condition,
+  /// known where it is tested, rules out; computed on first use, with the
+  /// reaching definitions of the unpruned graph.
+  const llvm::DenseSet<std::pair<const CFGBlock *, unsigned>> &deadEdges();
+  bool isDead(const CFGBlock *Pred, const CFGBlock *Succ);
+  /// The `if` conditions \p S lies under, each with the arm it is in
+  /// (true: then), as far as they are stable: the condition has no side
+  /// effects and every variable it reads is defined once in the function
+  /// (its declaration) or is a parameter it never assigns, so that it has
+  /// one value wherever it is read. The conditions are canonical profiles.
+  llvm::SmallVector<std::pair<llvm::FoldingSetNodeID, bool>, 2>
+  stableArms(const Stmt *S);
+  bool isStableCondition(const Expr *Cond);
 
   const FunctionDecl *Function;
   ASTContext &Context;
@@ -89,6 +109,9 @@ private:
   std::unique_ptr<ParentMap> Parents;
   /// Each element's block and index in it.
   llvm::DenseMap<const Stmt *, std::pair<const CFGBlock *, unsigned>> Where;
+  std::optional<llvm::DenseSet<std::pair<const CFGBlock *, unsigned>>> Dead;
+  bool ComputingDead = false;
+  llvm::DenseMap<const Expr *, bool> StableConditions;
 };
 
 } // namespace clang::cuda_tidy

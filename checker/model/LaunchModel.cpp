@@ -326,6 +326,10 @@ void LaunchModel::resolveChevron(const CUDAKernelCallExpr *Launch,
   if (Targets.empty())
     return;
   HostValues &Here = valuesIn(Caller);
+  // A launch on a branch's edge that the branch's known condition rules
+  // out never runs: it is no launch of the kernel.
+  if (!Here.reachable(Launch))
+    return;
   // One launch, evaluated once for all the kernels it may launch.
   llvm::SmallVector<const FieldDecl *, 2> Path;
   std::optional<unsigned> Param;
@@ -403,6 +407,8 @@ void LaunchModel::resolveApiLaunch(const CallExpr *Call, LaunchKind Kind,
     return;
   }
   HostValues &Here = valuesIn(Caller);
+  if (!Here.reachable(Call))
+    return;
   L.ConstantBytes =
       L.Bytes ? Here.evaluate(L.Bytes, Call) : std::optional<std::int64_t>(0);
   if (L.Block) {
