@@ -140,6 +140,9 @@ public:
       json::Array Fixes = fixes(F);
       if (!Fixes.empty())
         Result["fixes"] = std::move(Fixes);
+      if (F.Confirmation)
+        Result["properties"] =
+            json::Object{{"confirmation", json::Value(*F.Confirmation)}};
       Results.push_back(std::move(Result));
     }
     json::Array RuleList;
