@@ -790,6 +790,8 @@ std::string describeConfirmation(const Confirmation &C) {
     Text = "confirmed on " + Gpu;
   else if (C.Outcome == "not-reproduced")
     Text = "not reproduced on " + Gpu;
+  else if (C.Outcome == "cannot-reproduce")
+    return "cannot reproduce: " + C.Detail;
   else
     Text = "could not run the reproducer" +
            (C.Gpu.empty() ? std::string() : " on " + C.Gpu);
