@@ -151,6 +151,8 @@ public:
     }
     // Last, as they point away from the kernel.
     noteUnevaluatedLaunches(Check, Launches, C.Shape, C.Kernel);
+    noteConfirmation(Check, "cuda-bank-conflict", Where->getBeginLoc(),
+                     Context.getSourceManager());
     if (witnessRecordsWanted())
       recordWitness(C, Where);
   }

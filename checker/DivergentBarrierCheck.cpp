@@ -202,6 +202,8 @@ public:
                "here",
                DiagnosticIDs::Note)
         << R.Variable->getName() << R.Write->getSourceRange();
+    noteConfirmation(Check, "cuda-divergent-barrier", R.Read->getBeginLoc(),
+                     Context.getSourceManager());
     recordUnreproducible(
         R.Read, R.Function,
         "no GPU tool reports a read of shared memory that no thread wrote "
@@ -240,6 +242,22 @@ public:
       Check.diag(D.Collective->getBeginLoc(),
                  "warp collective '%0' is reached here", DiagnosticIDs::Note)
           << D.Name << D.Collective->getSourceRange();
+    noteConfirmation(Check, "cuda-divergent-barrier", D.Call->getBeginLoc(),
+                     Context.getSourceManager());
+    if (!witnessRecordsWanted())
+      return;
+    // A warp barrier some lanes miss leaves the data it should order
+    // unordered, which racecheck shows; a shuffle or vote shows only in a
+    // wrong result.
+    if (llvm::StringRef(D.Name).contains("syncwarp")) {
+      DivergentBarrier AsBarrier;
+      AsBarrier.Function = D.Function;
+      AsBarrier.Site = D.Call;
+      AsBarrier.Barrier = D.Collective ? D.Collective : D.Call;
+      AsBarrier.Condition = D.Condition;
+      ToRecord.push_back(AsBarrier);
+      return;
+    }
     recordUnreproducible(
         D.Call, D.Function,
         "no GPU tool reports a warp collective that only some lanes of its "
@@ -303,6 +321,8 @@ public:
       Check.diag(D.Barrier->getBeginLoc(), "barrier '%0' is reached here",
                  DiagnosticIDs::Note)
           << D.BarrierName << D.Barrier->getSourceRange();
+    noteConfirmation(Check, "cuda-divergent-barrier", D.Site->getBeginLoc(),
+                     Context.getSourceManager());
     if (witnessRecordsWanted())
       ToRecord.push_back(D);
   }

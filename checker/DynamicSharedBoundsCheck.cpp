@@ -48,6 +48,9 @@ public:
 
   void handleProblem(const DynamicSharedProblem &P) override {
     report(P);
+    if (const Stmt *Where = warningPlace(P))
+      noteConfirmation(Check, "cuda-dynamic-shared-bounds",
+                       Where->getBeginLoc(), Context.getSourceManager());
     if (witnessRecordsWanted())
       recordWitness(P);
   }

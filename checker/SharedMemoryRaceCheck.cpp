@@ -162,6 +162,8 @@ public:
           << Race.Kernel->getName() << Race.CalledFrom->getSourceRange();
     // Last, as they point away from the kernel.
     noteUnevaluatedLaunches(Check, Launches, Race.Shape, Race.Kernel);
+    noteConfirmation(Check, "cuda-shared-memory-race", Where->getBeginLoc(),
+                     Context.getSourceManager());
     if (witnessRecordsWanted())
       recordWitness(Race, Where);
   }

@@ -9,9 +9,12 @@
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 #include <cstdlib>
+#include <map>
+#include <mutex>
 
 using namespace clang::cuda_tidy;
 
@@ -192,6 +195,61 @@ const FunctionDecl *enclosingFunction(const Stmt *S, ASTContext &Context) {
     Parents = Context.getParents(Parent);
   }
   return nullptr;
+}
+
+std::optional<std::string> confirmationNote(StringRef Check,
+                                            SourceLocation Where,
+                                            const SourceManager &SM) {
+  // Read once; the key is what confirmations.json names a finding by.
+  static std::once_flag Once;
+  static std::map<std::string, std::string> Notes;
+  std::call_once(Once, [] {
+    const char *File = std::getenv("CUDA_TIDY_CONFIRMATIONS");
+    if (!File || !*File)
+      return;
+    auto Text = llvm::MemoryBuffer::getFile(File);
+    if (!Text)
+      return;
+    llvm::Expected<llvm::json::Value> Parsed =
+        llvm::json::parse((*Text)->getBuffer());
+    if (!Parsed) {
+      llvm::consumeError(Parsed.takeError());
+      return;
+    }
+    const llvm::json::Object *Top = Parsed->getAsObject();
+    const llvm::json::Array *All =
+        Top ? Top->getArray("confirmations") : nullptr;
+    for (const llvm::json::Value &V : All ? *All : llvm::json::Array()) {
+      const llvm::json::Object *C = V.getAsObject();
+      const llvm::json::Object *F = C ? C->getObject("finding") : nullptr;
+      std::optional<StringRef> Said = C ? C->getString("text") : std::nullopt;
+      if (!F || !Said)
+        continue;
+      Notes[llvm::formatv("{0}|{1}|{2}|{3}", F->getString("check").value_or(""),
+                          F->getString("file").value_or(""),
+                          F->getInteger("line").value_or(0),
+                          F->getInteger("column").value_or(0))] = Said->str();
+    }
+  });
+  if (Notes.empty())
+    return std::nullopt;
+  SourceLocation At = SM.getFileLoc(Where);
+  llvm::SmallString<256> Real;
+  StringRef Name = SM.getFilename(At);
+  std::string Path = llvm::sys::fs::real_path(Name, Real) ? absolutePath(Name)
+                                                          : std::string(Real);
+  auto Found = Notes.find(llvm::formatv("{0}|{1}|{2}|{3}", Check, Path,
+                                        SM.getSpellingLineNumber(At),
+                                        SM.getSpellingColumnNumber(At)));
+  if (Found == Notes.end())
+    return std::nullopt;
+  return Found->second;
+}
+
+void noteConfirmation(ClangTidyCheck &Check, StringRef Name,
+                      SourceLocation Where, const SourceManager &SM) {
+  if (std::optional<std::string> Note = confirmationNote(Name, Where, SM))
+    Check.diag(Where, "%0", DiagnosticIDs::Note) << *Note;
 }
 
 void writeWitness(const WitnessRecord &R, ASTContext &Context) {

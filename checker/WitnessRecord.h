@@ -37,6 +37,7 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/JSON.h"
 #include <array>
+#include <clang-tidy/ClangTidyCheck.h>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -85,6 +86,19 @@ kernelReaching(const FunctionDecl *F,
 
 /// The function whose body holds \p S; null when none does.
 const FunctionDecl *enclosingFunction(const Stmt *S, ASTContext &Context);
+
+/// What the confirmations.json that CUDA_TIDY_CONFIRMATIONS names
+/// (cuda-tidy-confirm's) says of the warning of \p Check at \p Where:
+/// "confirmed on NVIDIA H200: racecheck, ...", the note cuda-clangd shows
+/// under it; none when it names no such warning (or no file is set).
+std::optional<std::string> confirmationNote(llvm::StringRef Check,
+                                            SourceLocation Where,
+                                            const SourceManager &SM);
+
+/// Adds confirmationNote's note, if any, under the warning of \p Check
+/// (named \p Name) at \p Where.
+void noteConfirmation(ClangTidyCheck &Check, llvm::StringRef Name,
+                      SourceLocation Where, const SourceManager &SM);
 
 /// Appends \p R as one JSON line to the file CUDA_TIDY_WITNESS_FILE names.
 void writeWitness(const WitnessRecord &R, ASTContext &Context);

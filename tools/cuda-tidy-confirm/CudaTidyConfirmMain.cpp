@@ -7,9 +7,9 @@
 //
 //   cuda-tidy-confirm [-j N] [--timeout S] [-o FILE] [--build-only] DIR...
 //
-// A DIR is one finding's folder (it holds finding.json) or a folder of
-// them. For each, several at a time: build.sh, then run.sh with
-// CUDA_TIDY_RUN_TIMEOUT=S, each given twice S (and a minute) before it is
+// A DIR is one finding's folder (it holds finding.json) or a folder with
+// such folders below it. For each, several at a time: build.sh, then run.sh
+// with CUDA_TIDY_RUN_TIMEOUT=S, each given twice S (and a minute) before it is
 // stopped. run.sh's exit status is the outcome (0 confirmed, 1 not
 // reproduced, 2 could not run) and its `cuda-tidy-confirm: key=value` lines
 // the tool, the GPU, the hazards and the lines. A folder whose finding
@@ -75,22 +75,21 @@ std::string lastLine(StringRef Log) {
   return Text.substr(Text.rfind('\n') + 1).str();
 }
 
-/// The finding folders under \p Dir: itself, or its subfolders with a
-/// finding.json, sorted.
-std::vector<std::string> findingFolders(StringRef Dir) {
-  std::vector<std::string> Folders;
+/// The finding folders under \p Dir (those with a finding.json): itself, or
+/// the ones below it, up to four levels down, sorted.
+std::vector<std::string> findingFolders(StringRef Dir, unsigned Depth = 0) {
   SmallString<256> Own(Dir);
   sys::path::append(Own, "finding.json");
   if (sys::fs::exists(Own))
     return {Dir.str()};
+  std::vector<std::string> Folders;
+  if (Depth == 4)
+    return Folders;
   std::error_code EC;
   for (sys::fs::directory_iterator It(Dir, EC), End; It != End && !EC;
-       It.increment(EC)) {
-    SmallString<256> Json(It->path());
-    sys::path::append(Json, "finding.json");
-    if (sys::fs::exists(Json))
-      Folders.push_back(It->path());
-  }
+       It.increment(EC))
+    if (sys::fs::is_directory(It->path()))
+      llvm::append_range(Folders, findingFolders(It->path(), Depth + 1));
   llvm::sort(Folders);
   return Folders;
 }

@@ -166,6 +166,27 @@ std::vector<std::string> portableFlags(ArrayRef<std::string> Args,
   return Flags;
 }
 
+/// \p Target relative to the folder \p From (both absolute), so that a
+/// reproducer folder and the sources it includes can move together (to a
+/// GPU machine's checkout, say).
+std::string relativePath(StringRef Target, StringRef From) {
+  SmallVector<StringRef, 16> T(sys::path::begin(Target),
+                               sys::path::end(Target));
+  SmallVector<StringRef, 16> F(sys::path::begin(From), sys::path::end(From));
+  size_t Common = 0;
+  while (Common < T.size() && Common < F.size() && T[Common] == F[Common])
+    ++Common;
+  // Under different top-level folders: nothing moves them together.
+  if (Common <= 1)
+    return Target.str();
+  SmallString<256> Relative;
+  for (size_t I = Common; I < F.size(); ++I)
+    sys::path::append(Relative, "..");
+  for (size_t I = Common; I < T.size(); ++I)
+    sys::path::append(Relative, T[I]);
+  return Relative.empty() ? "." : std::string(Relative);
+}
+
 json::Array linesJson(ArrayRef<unsigned> Lines) {
   json::Array A;
   for (unsigned L : Lines)
@@ -306,7 +327,7 @@ ReproBuild reproBuildFor(StringRef File, std::optional<std::string> DatabaseDir,
 
 Expected<std::string> reproducerSource(const Finding &F,
                                        const json::Object &Record,
-                                       json::Object &Facts) {
+                                       StringRef Folder, json::Object &Facts) {
   if (std::optional<StringRef> Why = Record.getString("cannot_reproduce"))
     return createStringError(*Why);
   const json::Object *Kernel = Record.getObject("kernel");
@@ -391,7 +412,9 @@ Expected<std::string> reproducerSource(const Finding &F,
      << "," << Grid[1] << "," << Grid[2]
      << "). finding.json lists every value and default.\n\n"
      << "#define main cuda_tidy_original_main\n"
-     << "#include " << cppString(realPath(F.Where.File)) << "\n"
+     << "#include "
+     << cppString(relativePath(realPath(F.Where.File), realPath(Folder)))
+     << "\n"
      << "#undef main\n\n"
      << "#include <cstdio>\n#include <cstdlib>\n#include <vector>\n"
      << "#include <cuda_runtime.h>\n\n"
@@ -622,24 +645,28 @@ exit 1
   return Script;
 }
 
-std::string buildScript(const Finding &F, const ReproBuild &Build) {
+std::string buildScript(const Finding &F, const ReproBuild &Build,
+                        StringRef Folder) {
   std::string Flags;
   for (const std::string &Flag : Build.Flags)
     Flags += " " + shellQuote(Flag);
-  return formatv(R"SH(#!/bin/sh
+  return formatv(
+      R"SH(#!/bin/sh
 # Builds the reproducer of {0}
 # for the GPU of this machine (CUDA_TIDY_ARCH=90 names one; without a GPU,
 # sm_{1}), with the compile command of the translation unit.
 here=$(cd "$(dirname "$0")" && pwd)
 nvcc=${{NVCC:-{2}}
+[ -x "$nvcc" ] || nvcc=$(command -v nvcc) || {{ echo "build.sh: no nvcc (set NVCC)"; exit 2; }
 arch=${{CUDA_TIDY_ARCH:-$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -n 1 | tr -d ' .')}
 [ -n "$arch" ] || arch={1}
-cd {3} || exit 2
+cd "$here"/{3} || exit 2
 exec "$nvcc"{4} -arch=sm_$arch -lineinfo -o "$here/repro" "$here/repro.cu"
 )SH",
-                 findingKey(F),
-                 Build.DefaultArch.empty() ? "90" : Build.DefaultArch,
-                 Build.Nvcc, shellQuote(Build.Directory), Flags);
+      findingKey(F), Build.DefaultArch.empty() ? "90" : Build.DefaultArch,
+      Build.Nvcc,
+      shellQuote(relativePath(realPath(Build.Directory), realPath(Folder))),
+      Flags);
 }
 
 } // namespace
@@ -682,7 +709,7 @@ writeReproducers(std::vector<Finding> &Findings,
       Facts["tool"] = toolOf(Record->second);
       if (const json::Array *Lines = Record->second.getArray("lines"))
         Facts["lines"] = json::Array(*Lines);
-      Source = reproducerSource(F, Record->second, Facts);
+      Source = reproducerSource(F, Record->second, Folder, Facts);
       if (!Source) {
         Why = toString(Source.takeError());
         ++Summary.CannotReproduce;
@@ -704,8 +731,8 @@ writeReproducers(std::vector<Finding> &Findings,
     } else {
       ++Summary.Written;
       if (!writeFile(Path("repro.cu"), *Source) ||
-          !writeFile(Path("build.sh"), buildScript(F, BuildOf(F.Where.File)),
-                     true) ||
+          !writeFile(Path("build.sh"),
+                     buildScript(F, BuildOf(F.Where.File), Folder), true) ||
           !writeFile(Path("run.sh"), runScript(F, Record->second, Facts), true))
         return createStringError("cannot write in '" + Folder + "'");
     }
@@ -767,6 +794,7 @@ json::Value confirmationsToJson(ArrayRef<Confirmation> All) {
                    {"lines", linesJson(C.Lines)}};
     if (!C.Detail.empty())
       O["detail"] = C.Detail;
+    O["text"] = describeConfirmation(C);
     SmallVector<StringRef, 4> Parts;
     StringRef(C.Key).split(Parts, '|');
     if (Parts.size() == 4) {

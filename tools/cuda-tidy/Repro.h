@@ -98,10 +98,12 @@ writeReproducers(std::vector<Finding> &Findings,
                  llvm::StringRef Dir,
                  llvm::function_ref<ReproBuild(llvm::StringRef File)> BuildOf);
 
-/// The text of repro.cu for \p Record of \p F, or the reason it cannot be
+/// The text of repro.cu for \p Record of \p F in \p Folder (which it
+/// includes the translation unit relative to), or the reason it cannot be
 /// written; \p Facts gets what finding.json states about the reproducer.
 llvm::Expected<std::string> reproducerSource(const Finding &F,
                                              const llvm::json::Object &Record,
+                                             llvm::StringRef Folder,
                                              llvm::json::Object &Facts);
 
 /// One confirmation of confirmations.json.
