@@ -18,7 +18,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Parallel.h"
 #include "Repro.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
@@ -29,6 +28,8 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
+#include "llvm/Support/ThreadPool.h"
+#include "llvm/Support/Threading.h"
 #include "llvm/Support/raw_ostream.h"
 #include <cstdlib>
 #include <string>
@@ -173,12 +174,12 @@ int main(int Argc, const char **Argv) {
   }
   ::setenv("CUDA_TIDY_RUN_TIMEOUT", std::to_string(Timeout).c_str(), 1);
   std::vector<Result> Results(Folders.size());
-  // runAll collects process outcomes; each task keeps its own result.
-  cuda_tidy::runAll(Folders.size(), std::max(1u, unsigned(Jobs)),
-                    /*Progress=*/false, [&](size_t I) {
-                      Results[I] = confirm(Folders[I]);
-                      return cuda_tidy::ProcessOutcome();
-                    });
+  {
+    DefaultThreadPool Pool(hardware_concurrency(std::max(1u, unsigned(Jobs))));
+    for (size_t I = 0; I < Folders.size(); ++I)
+      Pool.async([&, I] { Results[I] = confirm(Folders[I]); });
+    Pool.wait();
+  }
   std::map<std::string, unsigned> Counts;
   std::vector<cuda_tidy::Confirmation> All;
   for (const Result &R : Results) {
