@@ -264,6 +264,9 @@ void writeWitness(const WitnessRecord &R, ASTContext &Context) {
       {"line", SM.getSpellingLineNumber(Where)},
       {"column", SM.getSpellingColumnNumber(Where)},
   };
+  // A warning in a header is reproduced through the unit that included it.
+  if (OptionalFileEntryRef Main = SM.getFileEntryRefForID(SM.getMainFileID()))
+    Record["translation_unit"] = absolutePath(Main->getName());
   if (R.Kernel) {
     std::string Spelling;
     llvm::raw_string_ostream OS(Spelling);

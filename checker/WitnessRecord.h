@@ -10,6 +10,7 @@
 //
 //   check, file, line, column   the warning's place: the key cuda-tidy joins
 //                               the record to the printed finding by
+//   translation_unit            the main file, which a reproducer includes
 //   kernel                      the instance that warned: its name, how a
 //                               launch spells it (`ns::k<float, 256>`)
 //   block, grid, dynamic_shared_bytes, cooperative

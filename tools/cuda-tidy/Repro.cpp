@@ -166,6 +166,12 @@ std::vector<std::string> portableFlags(ArrayRef<std::string> Args,
   return Flags;
 }
 
+/// The file a reproducer includes: the unit the record was made in (a
+/// warning in a header is reproduced through it), else the finding's file.
+std::string translationUnit(const Finding &F, const json::Object &Record) {
+  return Record.getString("translation_unit").value_or(F.Where.File).str();
+}
+
 /// \p Target relative to the folder \p From (both absolute), so that a
 /// reproducer folder and the sources it includes can move together (to a
 /// GPU machine's checkout, say).
@@ -413,7 +419,8 @@ Expected<std::string> reproducerSource(const Finding &F,
      << "). finding.json lists every value and default.\n\n"
      << "#define main cuda_tidy_original_main\n"
      << "#include "
-     << cppString(relativePath(realPath(F.Where.File), realPath(Folder)))
+     << cppString(relativePath(realPath(translationUnit(F, Record)),
+                               realPath(Folder)))
      << "\n"
      << "#undef main\n\n"
      << "#include <cstdio>\n#include <cstdlib>\n#include <vector>\n"
@@ -732,7 +739,9 @@ writeReproducers(std::vector<Finding> &Findings,
       ++Summary.Written;
       if (!writeFile(Path("repro.cu"), *Source) ||
           !writeFile(Path("build.sh"),
-                     buildScript(F, BuildOf(F.Where.File), Folder), true) ||
+                     buildScript(F, BuildOf(translationUnit(F, Record->second)),
+                                 Folder),
+                     true) ||
           !writeFile(Path("run.sh"), runScript(F, Record->second, Facts), true))
         return createStringError("cannot write in '" + Folder + "'");
     }
