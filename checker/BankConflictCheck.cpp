@@ -1,6 +1,7 @@
 //===--- BankConflictCheck.cpp - cuda-tidy --------------------------------===//
 
 #include "BankConflictCheck.h"
+#include "WitnessRecord.h"
 #include "analysis/BankConflict.h"
 #include "model/LaunchModel.h"
 #include "support/SizeLimit.h"
@@ -150,6 +151,32 @@ public:
     }
     // Last, as they point away from the kernel.
     noteUnevaluatedLaunches(Check, Launches, C.Shape, C.Kernel);
+    noteConfirmation(Check, "cuda-bank-conflict", Where->getBeginLoc(),
+                     Context.getSourceManager());
+    if (witnessRecordsWanted())
+      recordWitness(C, Where);
+  }
+
+  /// The conflict's witness as data, for a reproducer (WitnessRecord.h):
+  /// the shape, the solver's sample values, and the wavefronts predicted.
+  void recordWitness(const BankConflict &C, const Stmt *Where) {
+    WitnessRecord R;
+    R.Check = "cuda-bank-conflict";
+    R.Where = Where->getBeginLoc();
+    R.Kernel = C.Kernel;
+    R.Block = C.Shape;
+    R.Places = {C.Access->getBeginLoc()};
+    for (const auto &[Name, Value] : C.GenericValues)
+      for (const ParmVarDecl *Param : C.Kernel->parameters())
+        if (Param->getName() == Name)
+          R.Values.push_back({Param, Value});
+    R.Expect["tool"] = "ncu";
+    R.Expect["op"] = C.Kind == AccessKind::Write ? "st" : "ld";
+    R.Expect["ideal"] = static_cast<std::int64_t>(C.Ideal);
+    R.Expect["wavefronts"] = C.Wavefronts;
+    R.Expect["degree"] = static_cast<std::int64_t>(C.Degree);
+    addLaunchFacts(R, Launches, /*NeedsGrid=*/false);
+    writeWitness(R, Context);
   }
 
 private:

@@ -1,6 +1,7 @@
 //===--- DivergentBarrierCheck.cpp - cuda-tidy ----------------------------===//
 
 #include "DivergentBarrierCheck.h"
+#include "WitnessRecord.h"
 #include "analysis/BarrierDivergence.h"
 #include "analysis/WarpMaskDivergence.h"
 #include "model/HostFacts.h"
@@ -48,8 +49,10 @@ public:
       if (!Kernel)
         WarpMasks.analyze(FD);
     });
-    if (Kernel)
+    if (Kernel) {
       MaskKernels.push_back(FD);
+      AnalysedKernels.push_back(FD);
+    }
     Buffer = nullptr;
     if (!Kernel)
       return;
@@ -111,6 +114,64 @@ public:
     PendingReads.clear();
     Slowest.report("cuda-divergent-barrier");
     reportOversizedBodies(Check, Dependence, "divergent barriers", Reported);
+    if (!ToRecord.empty()) {
+      Launches.resolve();
+      for (const DivergentBarrier &D : ToRecord)
+        recordWitness(D);
+      ToRecord.clear();
+    }
+  }
+
+  /// The barrier's witness as data, for a reproducer (WitnessRecord.h):
+  /// the kernel that reaches it, launched as its launches are.
+  void recordWitness(const DivergentBarrier &D) {
+    WitnessRecord R;
+    R.Check = "cuda-divergent-barrier";
+    R.Where = D.Site->getBeginLoc();
+    R.Kernel = kernelReaching(D.Function, AnalysedKernels);
+    R.Places = {D.Condition ? D.Condition->getBeginLoc() : SourceLocation(),
+                D.Barrier->getBeginLoc()};
+    R.Expect["tool"] = "synccheck";
+    R.Expect["scope"] = scopeName(D.Scope);
+    R.Cooperative = D.Scope == BarrierScope::Grid;
+    if (!R.Kernel) {
+      R.CannotReproduce = "no kernel of this translation unit calls '" +
+                          D.Function->getNameAsString() + "'";
+      writeWitness(R, Context);
+      return;
+    }
+    // The block of a launch, else what __launch_bounds__ allows, else 256.
+    R.Block.Dim = {256, 1, 1};
+    R.Block.Assumed = true;
+    if (const auto *Bounds = R.Kernel->getAttr<CUDALaunchBoundsAttr>()) {
+      Expr::EvalResult Max;
+      if (Bounds->getMaxThreads() &&
+          Bounds->getMaxThreads()->EvaluateAsInt(Max, Context))
+        R.Block.Dim[0] = Max.Val.getInt().getExtValue();
+    }
+    for (const KernelLaunch *L : Launches.launchesOf(R.Kernel))
+      if (L->Shape) {
+        R.Block = *L->Shape;
+        break;
+      }
+    bool AcrossBlocks = D.AcrossBlocks || D.Scope != BarrierScope::Block;
+    if (AcrossBlocks)
+      R.Grid = {2, 1, 1};
+    addLaunchFacts(R, Launches, AcrossBlocks);
+    writeWitness(R, Context);
+  }
+
+  /// A warning no GPU tool shows, recorded with why (WitnessRecord.h).
+  void recordUnreproducible(const Stmt *Where, const FunctionDecl *Function,
+                            std::string Why) {
+    if (!witnessRecordsWanted())
+      return;
+    WitnessRecord R;
+    R.Check = "cuda-divergent-barrier";
+    R.Where = Where->getBeginLoc();
+    R.Kernel = kernelReaching(Function, AnalysedKernels);
+    R.CannotReproduce = std::move(Why);
+    writeWitness(R, Context);
   }
 
   /// Decided at the end of the translation unit, once every launch is
@@ -141,6 +202,13 @@ public:
                "here",
                DiagnosticIDs::Note)
         << R.Variable->getName() << R.Write->getSourceRange();
+    noteConfirmation(Check, "cuda-divergent-barrier", R.Read->getBeginLoc(),
+                     Context.getSourceManager());
+    recordUnreproducible(
+        R.Read, R.Function,
+        "no GPU tool reports a read of shared memory that no thread wrote "
+        "(initcheck follows global memory only); only a wrong result shows "
+        "it");
   }
 
   void
@@ -174,6 +242,27 @@ public:
       Check.diag(D.Collective->getBeginLoc(),
                  "warp collective '%0' is reached here", DiagnosticIDs::Note)
           << D.Name << D.Collective->getSourceRange();
+    noteConfirmation(Check, "cuda-divergent-barrier", D.Call->getBeginLoc(),
+                     Context.getSourceManager());
+    if (!witnessRecordsWanted())
+      return;
+    // A warp barrier some lanes miss leaves the data it should order
+    // unordered, which racecheck shows; a shuffle or vote shows only in a
+    // wrong result.
+    if (llvm::StringRef(D.Name).contains("syncwarp")) {
+      DivergentBarrier AsBarrier;
+      AsBarrier.Function = D.Function;
+      AsBarrier.Site = D.Call;
+      AsBarrier.Barrier = D.Collective ? D.Collective : D.Call;
+      AsBarrier.Condition = D.Condition;
+      ToRecord.push_back(AsBarrier);
+      return;
+    }
+    recordUnreproducible(
+        D.Call, D.Function,
+        "no GPU tool reports a warp collective that only some lanes of its "
+        "mask reach (synccheck and racecheck stay silent on it); only a "
+        "wrong result shows it");
   }
 
   void report(const DivergentBarrier &D) {
@@ -232,6 +321,10 @@ public:
       Check.diag(D.Barrier->getBeginLoc(), "barrier '%0' is reached here",
                  DiagnosticIDs::Note)
           << D.BarrierName << D.Barrier->getSourceRange();
+    noteConfirmation(Check, "cuda-divergent-barrier", D.Site->getBeginLoc(),
+                     Context.getSourceManager());
+    if (witnessRecordsWanted())
+      ToRecord.push_back(D);
   }
 
 private:
@@ -267,6 +360,10 @@ private:
   /// Kernels whose warp collectives are decided at the end of the unit.
   std::vector<const FunctionDecl *> MaskKernels;
   std::vector<UnwrittenSharedRead> PendingReads;
+  /// The kernels analysed, and the warnings whose witnesses are written at
+  /// the end of the unit, when the launches are resolved.
+  std::vector<const FunctionDecl *> AnalysedKernels;
+  std::vector<DivergentBarrier> ToRecord;
   size_t Reported = 0;
 };
 

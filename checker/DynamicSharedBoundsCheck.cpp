@@ -1,6 +1,7 @@
 //===--- DynamicSharedBoundsCheck.cpp - cuda-tidy -------------------------===//
 
 #include "DynamicSharedBoundsCheck.h"
+#include "WitnessRecord.h"
 #include "analysis/DynamicSharedBounds.h"
 #include "model/LaunchModel.h"
 #include "support/SizeLimit.h"
@@ -46,14 +47,57 @@ public:
   }
 
   void handleProblem(const DynamicSharedProblem &P) override {
+    report(P);
+    if (const Stmt *Where = warningPlace(P))
+      noteConfirmation(Check, "cuda-dynamic-shared-bounds",
+                       Where->getBeginLoc(), Context.getSourceManager());
+    if (witnessRecordsWanted())
+      recordWitness(P);
+  }
+
+private:
+  /// Where report() puts the warning.
+  static const Stmt *warningPlace(const DynamicSharedProblem &P) {
+    return P.Launch->HelperCall
+               ? static_cast<const Stmt *>(P.Launch->HelperCall)
+           : P.Launch->Call ? static_cast<const Stmt *>(P.Launch->Call)
+                            : static_cast<const Stmt *>(P.Access);
+  }
+
+  /// The problem's witness as data, for a reproducer (WitnessRecord.h): the
+  /// launch's block, bytes and arguments.
+  void recordWitness(const DynamicSharedProblem &P) {
+    const Stmt *Where = warningPlace(P);
+    if (!Where)
+      return;
+    static const char *const Kinds[] = {"overflow", "no-bytes", "above-default",
+                                        "above-target"};
+    WitnessRecord R;
+    R.Check = "cuda-dynamic-shared-bounds";
+    R.Where = Where->getBeginLoc();
+    R.Kernel = P.Launch->Kernel;
+    R.Block = P.What == DynamicSharedProblem::Overflow || !P.Launch->Shape
+                  ? P.Shape
+                  : *P.Launch->Shape;
+    if (P.Access)
+      R.Places = {P.Access->getBeginLoc()};
+    R.Expect["tool"] = P.What == DynamicSharedProblem::AboveDefault ||
+                               P.What == DynamicSharedProblem::AboveTarget
+                           ? "launch"
+                           : "memcheck";
+    R.Expect["problem"] = Kinds[P.What];
+    addLaunchFacts(R, Launches, /*NeedsGrid=*/false);
+    R.DynamicSharedBytes =
+        P.What == DynamicSharedProblem::NoBytes ? 0 : P.Bytes;
+    writeWitness(R, Context);
+  }
+
+  void report(const DynamicSharedProblem &P) {
     // A launch in another file: the warning goes on the kernel's access
     // and names the launch.
     // A launch inside a helper: the warning goes on the call that hands the
     // helper the kernel, and a note on the launch.
-    const Stmt *Call =
-        P.Launch->HelperCall ? static_cast<const Stmt *>(P.Launch->HelperCall)
-        : P.Launch->Call     ? static_cast<const Stmt *>(P.Launch->Call)
-                             : static_cast<const Stmt *>(P.Access);
+    const Stmt *Call = warningPlace(P);
     if (!Call)
       return;
     std::string Kernel = P.Launch->Kernel->getNameAsString();
@@ -129,7 +173,6 @@ public:
           << P.Carved->getName() << P.Carved->getInit()->getSourceRange();
   }
 
-private:
   void noteHelperLaunch(const DynamicSharedProblem &P) {
     if (P.Launch->Route != LaunchRoute::Helper)
       return;

@@ -1,6 +1,7 @@
 //===--- SharedMemoryRaceCheck.cpp - cuda-tidy ----------------------------===//
 
 #include "SharedMemoryRaceCheck.h"
+#include "WitnessRecord.h"
 #include "analysis/race/SharedMemoryRace.h"
 #include "model/LaunchModel.h"
 #include "support/SizeLimit.h"
@@ -161,6 +162,47 @@ public:
           << Race.Kernel->getName() << Race.CalledFrom->getSourceRange();
     // Last, as they point away from the kernel.
     noteUnevaluatedLaunches(Check, Launches, Race.Shape, Race.Kernel);
+    noteConfirmation(Check, "cuda-shared-memory-race", Where->getBeginLoc(),
+                     Context.getSourceManager());
+    if (witnessRecordsWanted())
+      recordWitness(Race, Where);
+  }
+
+  /// The race's witness as data, for a reproducer (WitnessRecord.h).
+  void recordWitness(const SharedRace &Race, const Stmt *Where) {
+    WitnessRecord R;
+    R.Check = "cuda-shared-memory-race";
+    R.Where = Where->getBeginLoc();
+    R.Kernel = Race.CalledFrom ? enclosingFunction(Race.CalledFrom, Context)
+                               : Race.Kernel;
+    R.Block = Race.Shape;
+    R.Places = {Race.First->getBeginLoc(), Race.Second->getBeginLoc()};
+    R.Expect["tool"] = "racecheck";
+    for (const SharedRace::WitnessValue &V : Race.Values) {
+      llvm::StringRef Name = V.Name;
+      if (!V.Var && Name.consume_front("blockIdx.") && !Name.empty() &&
+          Name[0] >= 'x' && Name[0] <= 'z') {
+        std::int64_t &Extent = R.Grid[Name[0] - 'x'];
+        Extent = std::max(Extent, V.Number + 1);
+        continue;
+      }
+      const auto *Param = dyn_cast_or_null<ParmVarDecl>(V.Var);
+      if (Param && R.Kernel &&
+          Param->getDeclContext() == static_cast<const DeclContext *>(R.Kernel))
+        R.Values.push_back({Param, V.Number});
+      else if (!Param && R.CannotReproduce.empty())
+        R.CannotReproduce = "the witness needs '" + V.Name +
+                            "' = " + std::to_string(V.Number) +
+                            ", which the kernel computes or reads from "
+                            "memory: a launch cannot set it";
+    }
+    if (!Race.NeedsData.empty())
+      R.CannotReproduce = "the race needs input data with " + Race.NeedsData +
+                          ", which deterministic buffers do not hold";
+    if (!R.Kernel)
+      R.CannotReproduce = "no kernel of this translation unit runs it";
+    addLaunchFacts(R, Launches, /*NeedsGrid=*/false);
+    writeWitness(R, Context);
   }
 
   void handleOwnerMayExit(const OwnerMayExit &Finding) override {

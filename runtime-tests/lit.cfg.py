@@ -1,16 +1,19 @@
 # -*- Python -*-
 # lit configuration for runtime-tests/: every <check>/<case>/<variant>.cu is
-# three lit tests.
+# four lit tests.
 #
 #   <variant>.cu        the static side: the file's own RUN lines (the check
 #                       on the real toolkit, REQUIRES: cuda-toolkit).
 #   <variant>.cu/nvcc   the program still builds: nvcc -arch=sm_90 -lineinfo
 #                       (needs the feature nvcc).
+#   <variant>.cu/repro  every finding's reproducer (cuda-tidy --repro-dir)
+#                       builds, and a fixed.cu program has none (needs
+#                       cuda-toolkit and nvcc).
 #   <variant>.cu/gpu    the runtime side: build, run under the tool that the
 #                       file's `// RUNTIME:` line names, and compare with its
 #                       expectation (needs gpu and nvcc; unsupported elsewhere).
 #
-# The last two are made from the file, so a case is just its two programs.
+# The last three are made from the file, so a case is just its two programs.
 # A program of several files names the others in a `// SOURCES:` line; they
 # live in the case's Inputs/ folder, which lit skips.
 # What the RUNTIME line means, and how a run is judged, is in runtime_suite.py.

@@ -1,10 +1,11 @@
-"""lit's test format for runtime-tests/: three tests from each case file.
+"""lit's test format for runtime-tests/: four tests from each case file.
 
 Defined in a module rather than in lit.cfg.py so that lit can hand it to its
 worker processes (they unpickle it by module and name). lit.cfg.py says what
-the three tests are.
+the four tests are.
 """
 
+import os
 import shlex
 
 import lit.formats
@@ -30,6 +31,15 @@ class RuntimeCaseFormat(lit.formats.ShTest):
     STAGES = {
         "nvcc": (["nvcc"], [
             "%nvcc " + " ".join(runtime_suite.NVCC_ARGS) + " -o %t %s",
+        ]),
+        # Issue 24: cuda-tidy --repro-dir on the program, each reproducer
+        # built (tools/repro/runtime_tests_repro.py); a fixed.cu program
+        # must have no finding.
+        "repro": (["cuda-toolkit", "nvcc"], [
+            "%python " + shlex.quote(os.path.join(
+                runtime_suite.SOURCE_ROOT, "tools", "repro",
+                "runtime_tests_repro.py")) +
+            " --bin %cuda_tidy_obj_root/bin -j 1 %s -o %t",
         ]),
         "gpu": (["gpu", "nvcc"], [
             "%nvcc " + " ".join(runtime_suite.NVCC_ARGS) + " -o %t %s",

@@ -128,6 +128,19 @@ cl::opt<std::string>
     CudaPath("cuda-path", cl::value_desc("dir"), cl::cat(CudaTidyCategory),
              cl::desc("The CUDA toolkit (default: the database's nvcc's,\n"
                       "$CUDA_PATH, $CUDA_HOME, /usr/local/cuda)."));
+cl::opt<std::string> ReproDir(
+    "repro-dir", cl::value_desc("dir"), cl::cat(CudaTidyCategory),
+    cl::desc("Write a reproducer for each finding in DIR/<check>-<file>-\n"
+             "<line>-<column>/: repro.cu launches the kernel that\n"
+             "warned as its witness says, build.sh builds it with\n"
+             "nvcc, run.sh runs it under the tool that shows the\n"
+             "fault (exit 0: shown, 1: not, 2: could not run), and\n"
+             "finding.json; run them with cuda-tidy-confirm."));
+cl::opt<std::string> ConfirmationsFile(
+    "confirmations", cl::value_desc("file"), cl::cat(CudaTidyCategory),
+    cl::desc("Note under each finding what its reproducer showed, from\n"
+             "the confirmations.json cuda-tidy-confirm wrote (also in\n"
+             "SARIF, as the result property 'confirmation')."));
 cl::opt<bool>
     ShowCommand("cuda-tidy-show-command", cl::cat(CudaTidyCategory),
                 cl::desc("Print the clang-tidy command cuda-tidy would run,\n"
@@ -357,6 +370,8 @@ int main(int Argc, const char **Argv) {
   Gate.Baseline = given(BaselineFile);
   Gate.WriteBaseline = given(WriteBaselineFile);
   Gate.Diff = given(DiffFile);
+  Gate.ReproDir = given(ReproDir);
+  Gate.Confirmations = given(ConfirmationsFile);
   std::optional<std::string> UserCuda = given(CudaPath);
   Expected<unsigned> Jobs = jobs();
   if (!Jobs) {
@@ -418,11 +433,13 @@ int main(int Argc, const char **Argv) {
   // something: rewrite it into a temporary directory.
   SmallString<128> TranslatedDir;
   makeDatabaseSearchExplicit(UserArgs);
+  std::optional<std::string> UserDatabaseDir;
   if (auto Found = findDatabaseDir(UserArgs)) {
     auto [Index, Joined] = *Found;
     std::string Dir = Joined
                           ? StringRef(UserArgs[Index]).split('=').second.str()
                           : UserArgs[Index];
+    UserDatabaseDir = Dir;
     if (std::error_code EC =
             sys::fs::createUniqueDirectory("cuda-tidy-db", TranslatedDir)) {
       errs() << "cuda-tidy: error: cannot make a temporary directory: "
@@ -504,9 +521,17 @@ int main(int Argc, const char **Argv) {
   // with the shapes it is launched with in any file (LaunchIndex.h).
   cuda_tidy::LaunchIndex Launches(Args, Split.DatabaseDir.value_or(""),
                                   Split.Files);
-  bool UseGate =
-      Gate.Sarif || Gate.Baseline || Gate.WriteBaseline || Gate.Diff || *Jobs ||
-      (Split.DatabaseDir && Split.Files.empty()) || Gate.Part || Cache;
+  bool UseGate = Gate.Sarif || Gate.Baseline || Gate.WriteBaseline ||
+                 Gate.Diff || *Jobs ||
+                 (Split.DatabaseDir && Split.Files.empty()) || Gate.Part ||
+                 Cache || Gate.ReproDir || Gate.Confirmations;
+  if (Gate.ReproDir) {
+    std::vector<std::string> ClangArgs(Split.AfterFiles.begin(),
+                                       Split.AfterFiles.end());
+    Gate.ReproBuildOf = [UserDatabaseDir, Cuda, ClangArgs](StringRef File) {
+      return cuda_tidy::reproBuildFor(File, UserDatabaseDir, Cuda, ClangArgs);
+    };
+  }
   // Clang reads configuration files from the folder its command line names
   // as the compiler; the compile database names it, and is only read.
   ::setenv("CLANG_NO_DEFAULT_CONFIG", "1", /*overwrite=*/1);

@@ -14,7 +14,9 @@
 #define CUDA_TIDY_TOOLS_FINDINGS_H
 
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -52,6 +54,9 @@ struct Finding {
   /// enclosingFunction().
   std::string Function;
   std::vector<Replacement> Fixes;
+  /// What a reproducer showed on a GPU (Repro.h): SARIF's result property
+  /// `confirmation`; none when no confirmation names the finding.
+  std::optional<llvm::json::Value> Confirmation;
 };
 
 /// The warnings and errors in clang-tidy's standard output, in the order

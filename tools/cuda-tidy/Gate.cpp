@@ -134,6 +134,28 @@ int runGate(StringRef ClangTidy, const SplitCommand &Command,
     Known = std::move(*Parsed);
   }
 
+  std::optional<std::map<std::string, Confirmation>> Confirmed;
+  if (Options.Confirmations) {
+    auto Text = MemoryBuffer::getFile(*Options.Confirmations);
+    if (!Text)
+      return fail("cannot read the confirmations '" + *Options.Confirmations +
+                  "': " + Text.getError().message());
+    auto Parsed = parseConfirmations((*Text)->getBuffer());
+    if (!Parsed)
+      return fail("the confirmations '" + *Options.Confirmations +
+                  "' are not usable: " + toString(Parsed.takeError()));
+    Confirmed = std::move(*Parsed);
+  }
+  // The checks append each warning's witness to one file (its lines are
+  // short, each written at once); every clang-tidy run inherits its name.
+  SmallString<128> WitnessFile;
+  if (Options.ReproDir) {
+    if (std::error_code EC = sys::fs::createTemporaryFile("cuda-tidy-witness",
+                                                          "jsonl", WitnessFile))
+      return fail("cannot make a temporary file: " + EC.message());
+    ::setenv("CUDA_TIDY_WITNESS_FILE", WitnessFile.c_str(), /*overwrite=*/1);
+  }
+
   // The files to analyse: those named, else the database's CUDA files; with
   // a diff, only those it changes (all of them when it changes a header,
   // which any of them may include).
@@ -172,6 +194,11 @@ int runGate(StringRef ClangTidy, const SplitCommand &Command,
     return A.ltrim('-').starts_with("export-fixes");
   });
   ResultCache *Cache = Options.Cache;
+  if (Cache && Options.ReproDir) {
+    errs() << "cuda-tidy: the result cache is off with --repro-dir: a "
+              "replayed run records no witnesses\n";
+    Cache = nullptr;
+  }
   if (Cache && UserExportsFixes) {
     errs() << "cuda-tidy: the result cache is off with --export-fixes, whose "
               "file a replayed run would not write\n";
@@ -324,6 +351,27 @@ int runGate(StringRef ClangTidy, const SplitCommand &Command,
                << ": " << E.Message << "\n";
     }
   }
+  if (Options.ReproDir) {
+    auto Text = MemoryBuffer::getFile(WitnessFile);
+    std::map<std::string, json::Object> Records =
+        Text ? parseWitnessRecords((*Text)->getBuffer())
+             : std::map<std::string, json::Object>();
+    sys::fs::remove(WitnessFile);
+    ::unsetenv("CUDA_TIDY_WITNESS_FILE");
+    Expected<ReproSummary> Written = writeReproducers(
+        Findings, Records, *Options.ReproDir, Options.ReproBuildOf);
+    if (!Written)
+      return fail(toString(Written.takeError()));
+    errs() << "cuda-tidy: wrote " << Written->Written << " reproducer"
+           << (Written->Written == 1 ? "" : "s") << " in '" << *Options.ReproDir
+           << "'";
+    if (unsigned Cannot = Written->CannotReproduce + Written->NoRecord)
+      errs() << "; " << Cannot << " finding" << (Cannot == 1 ? "" : "s")
+             << " cannot be reproduced (the note and finding.json say why)";
+    errs() << "\n";
+  }
+  if (Confirmed)
+    attachConfirmations(Findings, *Confirmed);
   for (const Finding &F : Findings)
     printFinding(outs(), F);
   outs().flush();

@@ -17,9 +17,12 @@
 #ifndef CUDA_TIDY_TOOLS_GATE_H
 #define CUDA_TIDY_TOOLS_GATE_H
 
+#include "Repro.h"
 #include "Shard.h"
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -42,6 +45,12 @@ struct GateOptions {
   /// Whether to note, once per analysed file, its use of the APIs CUDA 13
   /// removed (LegacyCuda.h).
   bool NoteRemovedApis = false;
+  /// Where to write a reproducer for each finding (Repro.h), and how each
+  /// file's reproducer is built.
+  std::optional<std::string> ReproDir;
+  std::function<ReproBuild(llvm::StringRef File)> ReproBuildOf;
+  /// The confirmations.json whose outcomes are noted under the findings.
+  std::optional<std::string> Confirmations;
 };
 
 /// A clang-tidy command line split for running once per file: the words

@@ -140,6 +140,9 @@ public:
       json::Array Fixes = fixes(F);
       if (!Fixes.empty())
         Result["fixes"] = std::move(Fixes);
+      if (F.Confirmation)
+        Result["properties"] =
+            json::Object{{"confirmation", json::Value(*F.Confirmation)}};
       Results.push_back(std::move(Result));
     }
     json::Array RuleList;
@@ -342,6 +345,11 @@ Expected<std::vector<Finding>> readSarifFindings(const json::Value &Log,
         return createStringError("result " +
                                  std::to_string(Findings.size() + 1) + ": " +
                                  toString(F.takeError()));
+      // A confirmation (Repro.h) travels through a merge.
+      if (const json::Object *O = Result.getAsObject())
+        if (const json::Object *Properties = O->getObject("properties"))
+          if (const json::Value *C = Properties->get("confirmation"))
+            F->Confirmation = *C;
       Findings.push_back(std::move(*F));
     }
   }

@@ -164,9 +164,12 @@ void RaceReport::reportPair(const SharedAccess &A, const SharedAccess &B,
   Race.OtherBlock = S.OtherBlock;
   if (S.LaterIteration)
     Race.Witness += " one iteration of the enclosing loop later";
-  for (const auto &[Atom, Value] : W.Uniform)
+  for (const auto &[Atom, Value] : W.Uniform) {
     Race.Witness += (&Atom == &W.Uniform.front().first ? ", when '" : ", '") +
                     Sym.atoms()[Atom].Name + "' = " + std::to_string(Value);
+    Race.Values.push_back(
+        {Sym.atoms()[Atom].Var, Sym.atoms()[Atom].Name, Value});
+  }
   // The parameters launch relations fix, with the relation and where it
   // is read: "'tilew' = 20 (tilew = blockDim.x + 2 * r from the launch at
   // f.cu:40)".
@@ -183,6 +186,8 @@ void RaceReport::reportPair(const SharedAccess &A, const SharedAccess &B,
   bool Leading = W.Uniform.empty();
   auto AddRelation = [&](unsigned Atom, std::int64_t Value) {
     Race.Witness += (Leading ? ", when " : ", ") + Relation(Atom, Value);
+    Race.Values.push_back(
+        {Sym.atoms()[Atom].Var, Sym.atoms()[Atom].Name, Value});
     Leading = false;
   };
   for (const auto &[Atom, Value] : W.Related)
@@ -198,9 +203,12 @@ void RaceReport::reportPair(const SharedAccess &A, const SharedAccess &B,
     if (std::optional<std::int64_t> Value =
             Sym.atoms()[Atom].Var && !Sym.atoms()[Atom].isLoopCounter()
                 ? Shape.argument(Sym.atoms()[Atom].Var)
-                : std::nullopt)
+                : std::nullopt) {
       FromLaunch += (FromLaunch.empty() ? ", with '" : ", '") +
                     Sym.atoms()[Atom].Name + "' = " + std::to_string(*Value);
+      Race.Values.push_back(
+          {Sym.atoms()[Atom].Var, Sym.atoms()[Atom].Name, *Value});
+    }
   if (!FromLaunch.empty())
     Race.Witness +=
         FromLaunch + " as the launch at " + Shape.ArgumentsFrom + " passes";
@@ -239,9 +247,15 @@ void RaceReport::reportDataIndexed(const SharedAccess &Plain,
   if (V == RaceVerdict::Definite)
     Race.Witness += "; another thread touches every element '" + Spelling +
                     "' can select, so the race happens whatever the data";
-  for (const auto &[Atom, Value] : W.Uniform)
+  else
+    Race.NeedsData = "'" + Spelling + "' == " + std::to_string(W.Element) +
+                     " in thread " + AtomicThread;
+  for (const auto &[Atom, Value] : W.Uniform) {
     Race.Witness += (&Atom == &W.Uniform.front().first ? ", when '" : ", '") +
                     Sym.atoms()[Atom].Name + "' = " + std::to_string(Value);
+    Race.Values.push_back(
+        {Sym.atoms()[Atom].Var, Sym.atoms()[Atom].Name, Value});
+  }
   if (WarpConcurrent && V == RaceVerdict::Definite)
     Race.InsertBarrierBefore = certainBarrierPlace(First, Second);
   Reported[Second.E] |= V == RaceVerdict::Definite;

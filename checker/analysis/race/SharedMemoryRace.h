@@ -117,6 +117,7 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/SmallVector.h"
 #include <array>
 #include <cstdint>
 #include <memory>
@@ -158,6 +159,19 @@ struct SharedRace {
   bool Possible = false;
   /// "thread (1,0,0) writes 'tile[1]' and thread (0,0,0) reads it".
   std::string Witness;
+  /// The values the witness gives what is the same in every thread (the
+  /// unknowns, the parameters launches fix, blockIdx), as data: what a
+  /// reproducer launches with. Var is null for blockIdx and for values
+  /// that are no variable.
+  struct WitnessValue {
+    const VarDecl *Var = nullptr;
+    std::string Name;
+    std::int64_t Number = 0;
+  };
+  llvm::SmallVector<WitnessValue, 2> Values;
+  /// For a race at a data-dependent index that happens only for some data:
+  /// what the data must hold ("'bins[t]' == 3"); empty otherwise.
+  std::string NeedsData;
   /// The block shape the witness is for, and whether it was assumed.
   BlockShape Shape;
   /// The statement before which a `__syncthreads();` certainly belongs, or
