@@ -157,7 +157,10 @@ public:
     bool AcrossBlocks = D.AcrossBlocks || D.Scope != BarrierScope::Block;
     if (AcrossBlocks)
       R.Grid = {2, 1, 1};
-    addLaunchFacts(R, Launches, AcrossBlocks);
+    // The divergence names no block: it may need one past the first (`if
+    // (blockIdx.x * blockDim.x + t < n)` splits only the block n falls
+    // in), so the grid of the launch is kept when it is a constant.
+    addLaunchFacts(R, Launches, /*NeedsGrid=*/true);
     writeWitness(R, Context);
   }
 
