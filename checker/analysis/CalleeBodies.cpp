@@ -72,13 +72,11 @@ bool mentionsShared(const Stmt *S) {
   return false;
 }
 
-llvm::DenseMap<const CFGBlock *, llvm::SmallPtrSet<const CFGBlock *, 2>>
-syncingLoopTests(const FunctionDependence &F) {
+SyncingLoopTests syncingLoopTests(const FunctionDependence &F) {
   llvm::SmallPtrSet<const Stmt *, 8> Barriers;
   for (const BarrierSite &Site : F.getBarrierSites())
     Barriers.insert(Site.Call);
-  llvm::DenseMap<const CFGBlock *, llvm::SmallPtrSet<const CFGBlock *, 2>>
-      Tests;
+  SyncingLoopTests Tests;
   if (Barriers.empty())
     return Tests;
   auto HoldsBarrier = [&](const CFGBlock *B) {

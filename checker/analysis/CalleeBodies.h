@@ -103,8 +103,9 @@ bool declaresShared(const Stmt *S);
 /// Left at its first test, such a loop runs zero times and nothing orders
 /// what precedes it against what follows: a way that only some values of
 /// its condition take.
-llvm::DenseMap<const CFGBlock *, llvm::SmallPtrSet<const CFGBlock *, 2>>
-syncingLoopTests(const FunctionDependence &F);
+using SyncingLoopTests =
+    llvm::DenseMap<const CFGBlock *, llvm::SmallPtrSet<const CFGBlock *, 2>>;
+SyncingLoopTests syncingLoopTests(const FunctionDependence &F);
 
 /// Where the statements of a callee that reaches a barrier run, relative to
 /// the barriers a call of it holds. Bit First: reached from the callee's

@@ -14,19 +14,15 @@
 
 namespace clang::cuda_tidy {
 
-RaceConcurrency::RaceConcurrency(const KernelRaceContext &K, bool ZeroTripWays)
+RaceConcurrency::RaceConcurrency(const KernelRaceContext &K,
+                                 const SyncingLoopTests *Running)
     : Col(K.Col), Context(K.Context), Deps(K.Deps), Sym(K.Sym),
       Accesses(K.Accesses), Parents(K.Parents),
       ImpliedBranches(branchesImpliedByLoops(K.Kernel->getBody())) {
-  // A loop every iteration of which passes a barrier, on a condition the
-  // threads agree on, leaves at its first test only for some values of
-  // that condition (cudf's `while (numvals > 0)` under `numvals > 0`):
-  // unless those ways are wanted, its first test is taken as one that
-  // passes, as below.
-  auto Syncing = ZeroTripWays
-                     ? llvm::DenseMap<const CFGBlock *,
-                                      llvm::SmallPtrSet<const CFGBlock *, 2>>()
-                     : syncingLoopTests(Deps);
+  // A loop every iteration of which passes a barrier leaves at its first
+  // test only for some values of its condition (cudf's `while (numvals >
+  // 0)` under `numvals > 0`): those of Running are taken to pass it, as
+  // below.
   // A loop test has two predecessors, the block before the loop and the
   // one its back edge leaves from (marked with the loop as its target);
   // anything else (an increment that branches) is left alone.
@@ -39,8 +35,7 @@ RaceConcurrency::RaceConcurrency(const KernelRaceContext &K, bool ZeroTripWays)
       std::swap(First, Second);
     if (First && Second && Second->getLoopTarget() == Test &&
         First->getLoopTarget() != Test &&
-        (loopRunsAtLeastOnce(Test, Context) ||
-         (Syncing.count(B) && !(Deps.getConditionDeps(B) & dep::Thread))))
+        (loopRunsAtLeastOnce(Test, Context) || (Running && Running->count(B))))
       FirstTestEntries[B] = First;
   }
   for (unsigned I = 0; I < Accesses.size(); ++I)

@@ -11,6 +11,7 @@
 #ifndef CUDA_TIDY_ANALYSIS_RACE_CONCURRENCY_H
 #define CUDA_TIDY_ANALYSIS_RACE_CONCURRENCY_H
 
+#include "analysis/CalleeBodies.h"
 #include "analysis/race/RaceCommon.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -46,10 +47,12 @@ class RaceConcurrency {
 public:
   /// Walks the CFG from every access and every divergence: linear in the
   /// kernel, as the reach sets are sparse.
-  /// \p ZeroTripWays: also take the ways that leave a loop whose every
-  /// iteration syncs at its first test (syncingLoopTests), which only some
-  /// values of its condition take.
-  RaceConcurrency(const KernelRaceContext &K, bool ZeroTripWays);
+  /// \p Running: loop tests (of syncingLoopTests) whose first test is
+  /// taken as one that passes, so that the way that leaves such a loop
+  /// before any iteration, which only some values of its condition take, is
+  /// not; none: every way is taken.
+  explicit RaceConcurrency(const KernelRaceContext &K,
+                           const SyncingLoopTests *Running = nullptr);
   ~RaceConcurrency();
 
   /// The pairs of accesses (I <= J) that can be in flight together, in the

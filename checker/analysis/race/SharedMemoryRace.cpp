@@ -31,10 +31,9 @@ public:
   KernelRaceFinder(SharedAccessCollector &Collector, SharedRaceHandler &Handler,
                    const RaceOptions &Options,
                    SharedMemoryRaceAnalysis::AnswerCache &Shared)
-      : K(Collector, Options), Work(Options.WorkBudget),
-        Concurrency(K, /*ZeroTripWays=*/true), Uniformity(K.Context, K.Deps),
-        Stores(K), Overlap(K, Work, Shared), DataIndexed(K, Concurrency),
-        Report(K, Handler), Handler(Handler) {}
+      : K(Collector, Options), Work(Options.WorkBudget), Concurrency(K),
+        Uniformity(K.Context, K.Deps), Stores(K), Overlap(K, Work, Shared),
+        DataIndexed(K, Concurrency), Report(K, Handler), Handler(Handler) {}
 
   void run(llvm::ArrayRef<BlockShape> Shapes,
            llvm::ArrayRef<ArgumentRelation> Relations);
@@ -55,24 +54,39 @@ private:
   enum class ZeroTrips { NotNeeded, Needed, Impossible };
   ZeroTrips needsZeroTrips(unsigned IA, unsigned IB, const BlockShape &Shape) {
     if (!SyncingLoops) {
-      SyncingLoops.emplace();
-      for (const auto &[Test, BackEdges] : syncingLoopTests(K.Deps))
-        if (!(K.Deps.getConditionDeps(Test) & dep::Thread))
-          SyncingLoops->push_back(Test->getTerminatorStmt());
+      // The loops on a condition the threads agree on: a thread-dependent
+      // one is the divergent-barrier check's.
+      SyncingLoops = syncingLoopTests(K.Deps);
+      for (const auto &[Test, BackEdges] : SyncingLoopTests(*SyncingLoops))
+        if (K.Deps.getConditionDeps(Test) & dep::Thread)
+          SyncingLoops->erase(Test);
       if (!SyncingLoops->empty())
-        RunsSyncingLoops =
-            std::make_unique<RaceConcurrency>(K, /*ZeroTripWays=*/false);
+        RunsSyncingLoops = std::make_unique<RaceConcurrency>(K, &*SyncingLoops);
     }
     if (!RunsSyncingLoops || RunsSyncingLoops->concurrent(IA, IB).Concurrent)
       return ZeroTrips::NotNeeded;
     bool AllRun = true;
-    for (const Stmt *Loop : *SyncingLoops) {
-      std::optional<bool> Passes = firstTestPasses(Loop, Shape);
+    for (const auto &[Test, BackEdges] : *SyncingLoops) {
+      std::optional<bool> Passes =
+          firstTestPasses(Test->getTerminatorStmt(), Shape);
       if (Passes && !*Passes)
         return ZeroTrips::NotNeeded; // Certainly skipped: the way runs.
       AllRun &= Passes.value_or(false);
     }
     return AllRun ? ZeroTrips::Impossible : ZeroTrips::Needed;
+  }
+  /// Whether the way between \p A and \p B that makes their race may be
+  /// one no values take: through a helper, a way that skips all its
+  /// barriers (SharedAccess::SkipsHelperBarriers; not between two accesses
+  /// of one call) or runs one of its syncing loops zero times
+  /// (SharedAccess::ZeroTripHelperLoop); in the kernel, a syncing loop
+  /// left at its first test (\p Trips). A certain race is then possible.
+  static bool wayNeedsValues(const SharedAccess &A, const SharedAccess &B,
+                             ZeroTrips Trips) {
+    return ((A.SkipsHelperBarriers || B.SkipsHelperBarriers) &&
+            !(A.Via && A.Via == B.Via)) ||
+           A.ZeroTripHelperLoop || B.ZeroTripHelperLoop ||
+           Trips == ZeroTrips::Needed;
   }
   /// The value of the first test of \p Loop in a block of \p Shape: its
   /// counters at their initial values, the kernel's parameters at the
@@ -128,7 +142,7 @@ private:
   RaceConcurrency Concurrency;
   /// The uniform loops whose every iteration syncs, and the concurrency
   /// when they run (made on demand, and only when there are some).
-  std::optional<llvm::SmallVector<const Stmt *, 2>> SyncingLoops;
+  std::optional<SyncingLoopTests> SyncingLoops;
   std::unique_ptr<RaceConcurrency> RunsSyncingLoops;
   WarpUniformity Uniformity;
   StoredValues Stores;
@@ -158,12 +172,8 @@ bool KernelRaceFinder::checkDataIndexedPair(unsigned IA, unsigned IB,
   DataWitness W;
   RaceVerdict V = DataIndexed.decide(Plain, Atomic, *Index, Shape,
                                      !InFlight.WarpConcurrent, W);
-  // A way no values may take, as in checkPair.
   if (V == RaceVerdict::Definite &&
-      (((A.SkipsHelperBarriers || B.SkipsHelperBarriers) &&
-        !(A.Via && A.Via == B.Via)) ||
-       A.ZeroTripHelperLoop || B.ZeroTripHelperLoop ||
-       needsZeroTrips(IA, IB, Shape) == ZeroTrips::Needed))
+      wayNeedsValues(A, B, needsZeroTrips(IA, IB, Shape)))
     V = RaceVerdict::Possible;
   if (V == RaceVerdict::None || V == RaceVerdict::Skip ||
       (V == RaceVerdict::Possible &&
@@ -210,6 +220,7 @@ void KernelRaceFinder::checkPair(unsigned IA, unsigned IB,
 
   llvm::SmallVector<RaceScenario, 4> Scenarios =
       Concurrency.scenarios(IA, IB, Atoms, SameValueInWarp);
+  std::optional<ZeroTrips> Trips; // The same in every scenario.
   for (const RaceScenario &S : Scenarios) {
     if (Work.overBudget())
       return;
@@ -218,21 +229,13 @@ void KernelRaceFinder::checkPair(unsigned IA, unsigned IB,
         Overlap.cachedDecide(A, B, Shape, S, Atoms, Stored.Values, W);
     if (V == RaceVerdict::None || V == RaceVerdict::Skip)
       continue;
-    // A way through a helper that skips all its barriers may be one no
-    // values take (SharedAccess::SkipsHelperBarriers).
-    if (V == RaceVerdict::Definite &&
-        (A.SkipsHelperBarriers || B.SkipsHelperBarriers) &&
-        !(A.Via && A.Via == B.Via))
-      V = RaceVerdict::Possible;
-    // Likewise a way that runs a syncing loop zero times: of a helper,
-    // also between two accesses of one call; or of the kernel, unless the
-    // launch decides that loop's first test.
-    ZeroTrips Trips = needsZeroTrips(IA, IB, Shape);
-    if (Trips == ZeroTrips::Impossible)
+    // A race only a zero-trip way makes is none when the launch makes the
+    // loop run.
+    if (!Trips)
+      Trips = needsZeroTrips(IA, IB, Shape);
+    if (*Trips == ZeroTrips::Impossible)
       return;
-    if (V == RaceVerdict::Definite &&
-        (A.ZeroTripHelperLoop || B.ZeroTripHelperLoop ||
-         Trips == ZeroTrips::Needed))
+    if (V == RaceVerdict::Definite && wayNeedsValues(A, B, *Trips))
       V = RaceVerdict::Possible;
     if (V == RaceVerdict::Possible &&
         (!K.Options.ReportPossibleRaces || Report.reported(A, true) ||
