@@ -44,7 +44,7 @@ TEST(RaceConcurrency, BarrierBetweenOrdersTwoAccesses) {
   ASSERT_LT(std::max(W, R), Accesses.collector().accesses().size());
   RaceOptions Options;
   KernelRaceContext K(Accesses.collector(), Options);
-  RaceConcurrency Concurrency(K, /*ZeroTripWays=*/true);
+  RaceConcurrency Concurrency(K);
   EXPECT_FALSE(Concurrency.concurrent(W, R).Concurrent);
   EXPECT_FALSE(isCandidate(Concurrency, W, R));
   llvm::SmallVector<unsigned, 4> Atoms =
@@ -67,7 +67,7 @@ TEST(RaceConcurrency, AccessesWithNoBarrierBetweenRunAtOnce) {
   ASSERT_LT(std::max(W, R), Accesses.collector().accesses().size());
   RaceOptions Options;
   KernelRaceContext K(Accesses.collector(), Options);
-  RaceConcurrency Concurrency(K, /*ZeroTripWays=*/true);
+  RaceConcurrency Concurrency(K);
   PairConcurrency InFlight = Concurrency.concurrent(W, R);
   EXPECT_TRUE(InFlight.Concurrent);
   EXPECT_TRUE(InFlight.WarpConcurrent);
@@ -99,7 +99,7 @@ TEST(RaceConcurrency, WarpSyncOrdersOnlyTheLanesOfAWarp) {
   ASSERT_LT(std::max(W, R), Accesses.collector().accesses().size());
   RaceOptions Options;
   KernelRaceContext K(Accesses.collector(), Options);
-  RaceConcurrency Concurrency(K, /*ZeroTripWays=*/true);
+  RaceConcurrency Concurrency(K);
   PairConcurrency InFlight = Concurrency.concurrent(W, R);
   EXPECT_TRUE(InFlight.Concurrent);
   EXPECT_FALSE(InFlight.WarpConcurrent);
@@ -133,7 +133,7 @@ TEST(RaceConcurrency, LoopCarriedPairRunsAtOnceAcrossIterations) {
   ASSERT_LT(std::max(W, R), Accesses.collector().accesses().size());
   RaceOptions Options;
   KernelRaceContext K(Accesses.collector(), Options);
-  RaceConcurrency Concurrency(K, /*ZeroTripWays=*/true);
+  RaceConcurrency Concurrency(K);
   EXPECT_TRUE(Concurrency.concurrent(W, R).Concurrent);
   llvm::SmallVector<unsigned, 4> Atoms =
       atomsOf(K.Sym, K.Accesses[W], K.Accesses[R]);
@@ -165,7 +165,7 @@ TEST(RaceConcurrency, BothSidesOfAThreadDependentBranchRunAtOnce) {
   ASSERT_LT(std::max(W, R), Accesses.collector().accesses().size());
   RaceOptions Options;
   KernelRaceContext K(Accesses.collector(), Options);
-  RaceConcurrency Concurrency(K, /*ZeroTripWays=*/true);
+  RaceConcurrency Concurrency(K);
   EXPECT_TRUE(Concurrency.concurrent(W, R).Concurrent);
   EXPECT_TRUE(isCandidate(Concurrency, W, R));
   llvm::SmallVector<unsigned, 4> Atoms =
@@ -202,7 +202,7 @@ TEST(RaceConcurrency, BarrierBranchSkipsItsBarrierInSomeIterations) {
   ASSERT_LT(std::max(W, R), Accesses.collector().accesses().size());
   RaceOptions Options;
   KernelRaceContext K(Accesses.collector(), Options);
-  RaceConcurrency Concurrency(K, /*ZeroTripWays=*/true);
+  RaceConcurrency Concurrency(K);
   llvm::SmallVector<unsigned, 4> Atoms =
       atomsOf(K.Sym, K.Accesses[W], K.Accesses[R]);
   llvm::SmallVector<RaceScenario, 4> Scenarios =
@@ -271,7 +271,7 @@ bool concurrentIn(ParsedCuda &P, llvm::StringRef Kernel, llvm::StringRef TextA,
     return false;
   RaceOptions Options;
   KernelRaceContext K(Accesses.collector(), Options);
-  return RaceConcurrency(K, /*ZeroTripWays=*/true).concurrent(A, B).Concurrent;
+  return RaceConcurrency(K).concurrent(A, B).Concurrent;
 }
 
 TEST(RaceConcurrency, SplitBarrierOrdersWhatCameBeforeTheArrive) {
@@ -386,7 +386,7 @@ TEST(RaceConcurrency, BlockPrimitiveSharesItsStorageWithinOneCall) {
   EXPECT_EQ(Accesses.collector().accesses()[U].Means, AccessMeans::Collective);
   RaceOptions Options;
   KernelRaceContext K(Accesses.collector(), Options);
-  RaceConcurrency Concurrency(K, /*ZeroTripWays=*/true);
+  RaceConcurrency Concurrency(K);
   llvm::SmallVector<unsigned, 4> Atoms =
       atomsOf(K.Sym, K.Accesses[U], K.Accesses[U]);
   EXPECT_TRUE(Concurrency.scenarios(U, U, Atoms, false).empty());

@@ -25,7 +25,7 @@ TEST(RaceDataIndexed, AtomicAtAnyElementMeetsAPlainStoreToEveryElement) {
   ASSERT_LT(std::max(Plain, Atomic), Accesses.collector().accesses().size());
   RaceOptions Options;
   KernelRaceContext K(Accesses.collector(), Options);
-  RaceConcurrency Concurrency(K, /*ZeroTripWays=*/true);
+  RaceConcurrency Concurrency(K);
   DataIndexedDecision Decision(K, Concurrency);
   std::optional<DataIndex> Index = Decision.dataIndex(Accesses[Atomic]);
   ASSERT_TRUE(Index);
@@ -59,7 +59,7 @@ TEST(RaceDataIndexed, AtomicMeetsAStoreToOneElementOnlyForSomeData) {
   ASSERT_LT(std::max(Plain, Atomic), Accesses.collector().accesses().size());
   RaceOptions Options;
   KernelRaceContext K(Accesses.collector(), Options);
-  RaceConcurrency Concurrency(K, /*ZeroTripWays=*/true);
+  RaceConcurrency Concurrency(K);
   DataIndexedDecision Decision(K, Concurrency);
   std::optional<DataIndex> Index = Decision.dataIndex(Accesses[Atomic]);
   ASSERT_TRUE(Index);

@@ -27,7 +27,7 @@ struct OverlapCase {
     for (const SharedAccess *X : {&A, &B})
       for (const auto &Guard : X->Guards)
         K.Sym.collectAtoms(Guard.first, Atoms);
-    RaceConcurrency Concurrency(K, /*ZeroTripWays=*/true);
+    RaceConcurrency Concurrency(K);
     Scenarios = Concurrency.scenarios(IA, IB, Atoms, false);
   }
   /// Whether both accesses were found.
