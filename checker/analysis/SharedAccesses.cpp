@@ -9,7 +9,6 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
-#include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
 #include <functional>
 
 namespace clang::cuda_tidy {
@@ -907,59 +906,6 @@ blockArgumentComponents(const Expr *Block,
     return std::nullopt;
   }
   return std::nullopt;
-}
-
-namespace {
-
-/// Whether \p VD is named in \p S other than as a launch configuration's
-/// argument: a cheap syntactic test that spares ExprMutationAnalyzer (whose
-/// matchers walk the whole body) for the common `dim3 block(...)` passed
-/// only to launches, which a host function with many launches asks about
-/// once per launch.
-bool namedOutsideLaunchConfigs(const Stmt *S, const VarDecl *VD) {
-  if (!S)
-    return false;
-  if (const auto *Launch = dyn_cast<CUDAKernelCallExpr>(S)) {
-    for (const Stmt *Child : Launch->children())
-      if (Child != Launch->getConfig() && namedOutsideLaunchConfigs(Child, VD))
-        return true;
-    return false;
-  }
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
-    return DRE->getDecl() == VD;
-  for (const Stmt *Child : S->children())
-    if (namedOutsideLaunchConfigs(Child, VD))
-      return true;
-  return false;
-}
-
-} // namespace
-
-std::optional<BlockShape>
-evaluateBlockShape(const Expr *Block, ASTContext &Context, const Stmt *Body) {
-  // A global's initialiser is taken as its value (a constant shape is what
-  // such a launch most likely uses); a local's only when it is never
-  // changed. ExprMutationAnalyzer sees member assignments, non-const
-  // references and address escapes; passing the dim3 by value to the launch
-  // is not a change.
-  auto Parts = blockArgumentComponents(Block, [&](const VarDecl *VD) {
-    return !VD->hasLocalStorage() ||
-           (Body && (!namedOutsideLaunchConfigs(Body, VD) ||
-                     !ExprMutationAnalyzer(*Body, Context).isMutated(VD)));
-  });
-  if (!Parts)
-    return std::nullopt;
-  BlockShape Shape;
-  for (unsigned I = 0; I < 3; ++I) {
-    const Expr *Part = (*Parts)[I];
-    if (!Part)
-      continue;
-    Expr::EvalResult Value;
-    if (Part->isValueDependent() || !Part->EvaluateAsInt(Value, Context))
-      return std::nullopt;
-    Shape.Dim[I] = Value.Val.getInt().getExtValue();
-  }
-  return Shape;
 }
 
 } // namespace clang::cuda_tidy

@@ -189,13 +189,6 @@ std::optional<std::array<const Expr *, 3>>
 blockArgumentComponents(const Expr *Block,
                         llvm::function_ref<bool(const VarDecl *)> FollowVar);
 
-/// The block shape a launch configuration's second argument gives, if it is
-/// a constant (`256`, `dim3(16, 16)`, a dim3 variable initialised so). A
-/// local variable is followed only when nothing in \p Body (the launching
-/// function's body) may change it: `dim3 b; b.x = 32;` is not (1,1,1).
-std::optional<BlockShape>
-evaluateBlockShape(const Expr *Block, ASTContext &Context, const Stmt *Body);
-
 enum class AccessKind { Read, Write, ReadWrite, Atomic };
 
 /// Where an access inside a called helper runs relative to the barrier the

@@ -9,7 +9,6 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMap.h"
 #include "clang/AST/StmtCXX.h"
-#include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
 #include <numeric>
 
 namespace clang::cuda_tidy {
@@ -105,26 +104,27 @@ std::int64_t multipleAfter(const Stmt *S, const VarDecl *Var,
   return 0;
 }
 
-/// Whether \p Body writes \p Var or lets it be written (its address taken,
-/// a non-const reference bound to it).
-bool mayWrite(const Stmt *Body, const VarDecl *Var, ASTContext &Context) {
-  // Clang's ExprMutationAnalyzer: assignments, increments, a non-const
-  // reference or pointer handed to a call (followed into the callee's body
-  // where the unit holds it, as through a forwarding launch helper), a
-  // non-const member call. A variable that is itself a reference may be
-  // written through another name: any use counts.
-  if (!Body)
+/// Whether \p Caller writes \p Var or lets it be written (its address
+/// taken, a non-const reference bound to it): Clang's ExprMutationAnalyzer
+/// (HostValues::mayChange), which follows a non-const reference or pointer
+/// handed to a call into the callee's body where the unit holds it, as
+/// through a forwarding launch helper. A variable that is itself a
+/// reference may be written through another name: any use counts.
+bool mayWrite(const FunctionDecl *Caller, const VarDecl *Var,
+              LaunchModel &Launches) {
+  if (!Caller->getBody())
     return false;
   if (Var->getType()->isReferenceType())
     return true;
-  return ExprMutationAnalyzer(*Body, Context).isMutated(Var);
+  return Launches.valuesIn(Caller).mayChange(Var);
 }
 
 /// The multiple of \p Var established before \p Call in \p Caller: by the
 /// statements before the one holding the call, in every block around it.
 std::int64_t multipleBefore(const CallExpr *Call, const FunctionDecl *Caller,
-                            const VarDecl *Var, ASTContext &Context) {
-  if (mayWrite(Caller->getBody(), Var, Context))
+                            const VarDecl *Var, LaunchModel &Launches,
+                            ASTContext &Context) {
+  if (mayWrite(Caller, Var, Launches))
     return 0;
   // A parent map of the launching function's body alone: the unit's
   // (ASTContext::getParents) would be built over every header, at a cost
@@ -163,7 +163,7 @@ const Expr *withoutForwarding(const Expr *E) {
 /// the helper's parameter: the argument the hand-off call gives it, checked
 /// in the function that makes that call.
 std::int64_t multiplePassed(const KernelLaunch &L, unsigned I,
-                            ASTContext &Context) {
+                            LaunchModel &Launches, ASTContext &Context) {
   bool ThroughHelper = L.HelperCall && L.HelperCaller;
   const auto &Args = ThroughHelper ? L.HelperArgs : L.Args;
   if (!L.Call || !L.Caller || (!ThroughHelper && !L.ArgsKnown) ||
@@ -188,7 +188,7 @@ std::int64_t multiplePassed(const KernelLaunch &L, unsigned I,
   if (const auto *Ref = dyn_cast<DeclRefExpr>(Arg))
     if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
         Var && Var->hasLocalStorage() && Var->getDeclContext() == In)
-      return multipleBefore(At, In, Var, Context);
+      return multipleBefore(At, In, Var, Launches, Context);
   return 0;
 }
 
@@ -246,7 +246,7 @@ std::vector<ParameterMultiple> launchedMultiples(LaunchModel &Launches,
       continue;
     std::int64_t Common = 0;
     for (const KernelLaunch *L : Launched) {
-      std::int64_t Multiple = multiplePassed(*L, I, Context);
+      std::int64_t Multiple = multiplePassed(*L, I, Launches, Context);
       Common = Multiple == 0 ? 0
                : Common == 0 ? Multiple
                              : std::gcd(Common, Multiple);

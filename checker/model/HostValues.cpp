@@ -118,6 +118,18 @@ HostValues::HostValues(const FunctionDecl *Function, ASTContext &Context)
 
 HostValues::~HostValues() = default;
 
+bool HostValues::mayChange(const VarDecl *Var) {
+  Stmt *Body = Function ? Function->getBody() : nullptr;
+  if (!Body)
+    return false;
+  auto [It, Inserted] = Changed.try_emplace(Var, false);
+  if (!Inserted)
+    return It->second;
+  if (!Mutations)
+    Mutations = std::make_unique<ExprMutationAnalyzer>(*Body, Context);
+  return It->second = Mutations->isMutated(Var);
+}
+
 const Stmt *HostValues::elementOf(const Stmt *S) {
   for (unsigned Depth = 0; S && Depth < 64; ++Depth) {
     if (Where.count(S))
@@ -386,8 +398,7 @@ std::optional<std::int64_t> HostValues::evaluate(const Expr *E, const Stmt *At,
         dyn_cast<InitListExpr>(Array->getInit()->IgnoreParenImpCasts());
     if (!Init || *Index < 0)
       return std::nullopt;
-    if (Array->hasLocalStorage() &&
-        ExprMutationAnalyzer(*Function->getBody(), Context).isMutated(Array))
+    if (Array->hasLocalStorage() && mayChange(Array))
       return std::nullopt;
     if (static_cast<std::uint64_t>(*Index) >= Init->getNumInits())
       return Init->hasArrayFiller()

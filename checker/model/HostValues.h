@@ -43,6 +43,10 @@
 #include <optional>
 #include <string>
 
+namespace clang {
+class ExprMutationAnalyzer;
+} // namespace clang
+
 namespace clang::cuda_tidy {
 
 /// The values of one host function's variables at its statements.
@@ -70,6 +74,14 @@ public:
   /// rules out (`bool zeroflux = true; ... if (zeroflux) a(); else b();`:
   /// b() cannot run).
   bool reachable(const Stmt *At);
+  /// Whether the function's body changes \p Var or lets it be changed
+  /// (Clang's ExprMutationAnalyzer: assignments, increments, a non-const
+  /// reference or pointer handed on, a non-const member call). One
+  /// analyzer serves the body and each answer is kept: a launching
+  /// function with dozens of launches asks of the same few variables once
+  /// per launch and parameter, and each question is a matcher walk over
+  /// the whole body.
+  bool mayChange(const VarDecl *Var);
 
 private:
   struct Definition {
@@ -112,6 +124,8 @@ private:
   std::optional<llvm::DenseSet<std::pair<const CFGBlock *, unsigned>>> Dead;
   bool ComputingDead = false;
   llvm::DenseMap<const Expr *, bool> StableConditions;
+  std::unique_ptr<ExprMutationAnalyzer> Mutations;
+  llvm::DenseMap<const VarDecl *, bool> Changed;
 };
 
 } // namespace clang::cuda_tidy

@@ -13,7 +13,6 @@
 
 #include "model/LaunchModel.h"
 #include "model/LaunchSites.h"
-#include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
 
 namespace clang::cuda_tidy {
 
@@ -103,15 +102,14 @@ bool underCase(const Stmt *Root, const Stmt *At, const VarDecl *Var,
 /// The local or parameter \p E names when the launching function \p Caller
 /// never changes it after its declaration.
 const VarDecl *unchangedVariable(const Expr *E, const FunctionDecl *Caller,
-                                 ASTContext &Context) {
+                                 HostValues &Values) {
   const auto *Ref =
       E ? dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()) : nullptr;
   const auto *VD = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
   if (!VD || !VD->hasLocalStorage() || VD->getType()->isReferenceType() ||
       !Caller->getBody())
     return nullptr;
-  ExprMutationAnalyzer Mutations(*Caller->getBody(), Context);
-  return Mutations.isMutated(VD) ? nullptr : VD;
+  return Values.mayChange(VD) ? nullptr : VD;
 }
 
 /// \p E without what only wraps a class value: implicit nodes, parentheses,
@@ -429,7 +427,7 @@ bool LaunchModel::bindsExitBound(const KernelLaunch &Launch, unsigned Dim,
   if (!Size && !SizeValue)
     return false;
   const VarDecl *Var =
-      Size ? unchangedVariable(Size, Launch.Caller, Context) : nullptr;
+      Size ? unchangedVariable(Size, Launch.Caller, Values) : nullptr;
   if (Value)
     return SizeValue == Value ||
            (Var && underCase(Launch.Caller->getBody(), Launch.Call, Var, *Value,
@@ -442,7 +440,7 @@ bool LaunchModel::bindsExitBound(const KernelLaunch &Launch, unsigned Dim,
       Values.evaluate(Passed, Launch.Call);
   if (SizeValue && PassedValue == SizeValue)
     return true;
-  return Var && Var == unchangedVariable(Passed, Launch.Caller, Context);
+  return Var && Var == unchangedVariable(Passed, Launch.Caller, Values);
 }
 
 bool LaunchModel::launchesBindExitBound(const FunctionDecl *Kernel,

@@ -282,6 +282,9 @@ public:
   llvm::ArrayRef<SharedSizeAttribute> sharedSizeAttributes() const {
     return SizeAttributes;
   }
+  /// The values of \p Function's variables, built on first use and kept
+  /// for the unit.
+  HostValues &valuesIn(const FunctionDecl *Function);
 
 private:
   /// A call in a function's body that the model reads: a launch of
@@ -321,7 +324,6 @@ private:
   };
 
   llvm::ArrayRef<Site> sitesOf(const FunctionDecl *Function);
-  HostValues &valuesIn(const FunctionDecl *Function);
   /// The launches of the recorded functions, named and through local
   /// pointers, with their values; the calls that hand kernels on.
   void resolveLaunches();
