@@ -48,12 +48,12 @@ RaceVerdict OverlapDecision::cachedDecide(
   // scenario's order and whether B is reached round a loop are not asked
   // (the iteration relations say what they mean for the loop counters):
   // two ways between one pair that differ only there are one question
-  // (a third of the race check's solver time on llm.c's
+  // (a quarter of the race check's solver time on llm.c's
   // fused_residual_forward_kernel6 went to asking it again).
-  std::string Key =
-      Shape.str() + (Shape.Assumed ? "a" : "") + boundArguments(Shape) +
-      std::to_string(Col.sizeOf(A.Var)) + "|" +
-      std::to_string(S.DifferentWarpsOnly) + (S.OtherBlock ? "o" : "");
+  std::string Key = Shape.str() + (Shape.Assumed ? "a" : "") +
+                    boundArguments(Shape) + std::to_string(Col.sizeOf(A.Var)) +
+                    "|" + std::to_string(S.DifferentWarpsOnly) +
+                    (S.OtherBlock ? "o" : "");
   for (int Relation : S.Relation)
     Key += "," + std::to_string(Relation);
   llvm::SmallVector<unsigned, 8> KeyAtoms;

@@ -212,10 +212,18 @@ RaceVerdict OverlapSolver::decideExactly(
   SolverPool Solvers;
   // A pair the row lemma keeps apart needs no full question (rowsApart).
   // The lemma is part of the full question only with a launch relation.
-  if (!Shape.Relations.empty() &&
-      ExactQuery::hasRowLemma(Sym, A.Offset, A.Width, B.Offset, B.Width) &&
-      rowsApart(A, B, Shape, S, Atoms, Solvers))
-    return RaceVerdict::None;
+  // Without one, rows of an unknown width (`s[tx * n + k]`, `k < n`) are
+  // the same products of unknowns, and the pre-query spares the
+  // multiplier circuits just as well; it then asks in solvers of its own,
+  // so that the full question, when it must still be asked, runs in a
+  // context with the history it had without the pre-query, and gives the
+  // same verdict and witness.
+  if (ExactQuery::hasRowLemma(Sym, A.Offset, A.Width, B.Offset, B.Width)) {
+    SolverPool PreQuery;
+    if (rowsApart(A, B, Shape, S, Atoms,
+                  Shape.Relations.empty() ? PreQuery : Solvers))
+      return RaceVerdict::None;
+  }
 
   // Q goes back to the pool as soon as its answer is read, so that the
   // questions after it (leavesVariable, the samples) reuse its context

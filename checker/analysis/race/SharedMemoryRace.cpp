@@ -262,8 +262,8 @@ void KernelRaceFinder::checkPair(unsigned IA, unsigned IB,
 
   llvm::SmallVector<RaceScenario, 4> Scenarios =
       Concurrency.scenarios(IA, IB, Atoms, SameValueInWarp);
-  if (Scenarios.size() > 1 && apartInEveryScenario(A, B, Shape, Scenarios,
-                                                   Atoms, Stored))
+  if (Scenarios.size() > 1 &&
+      apartInEveryScenario(A, B, Shape, Scenarios, Atoms, Stored))
     return;
   std::optional<ZeroTrips> Trips; // The same in every scenario.
   for (const RaceScenario &S : Scenarios) {
