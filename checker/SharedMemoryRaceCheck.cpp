@@ -178,6 +178,8 @@ public:
     R.Block = Race.Shape;
     R.Places = {Race.First->getBeginLoc(), Race.Second->getBeginLoc()};
     R.Expect["tool"] = "racecheck";
+    // Witness values of the kernel's own locals the run leaves to it.
+    llvm::SmallVector<std::string, 2> KernelValues;
     for (const SharedRace::WitnessValue &V : Race.Values) {
       llvm::StringRef Name = V.Name;
       if (!V.Var && Name.consume_front("blockIdx.") && !Name.empty() &&
@@ -190,12 +192,20 @@ public:
       if (Param && R.Kernel &&
           Param->getDeclContext() == static_cast<const DeclContext *>(R.Kernel))
         R.Values.push_back({Param, V.Number});
+      else if (!Param && !Race.Possible && V.Var && V.Var->isLocalVarDecl())
+        // A certain race holds for generic values of the unknowns, not
+        // only the witness's: a local the kernel computes (a stage
+        // counter that its loop advances) takes its own values as the
+        // kernel runs, and the run shows whether one of them races.
+        KernelValues.push_back(V.Name + " = " + std::to_string(V.Number));
       else if (!Param && R.CannotReproduce.empty())
         R.CannotReproduce = "the witness needs '" + V.Name +
                             "' = " + std::to_string(V.Number) +
                             ", which the kernel computes or reads from "
                             "memory: a launch cannot set it";
     }
+    if (!KernelValues.empty())
+      R.Expect["kernel-values"] = llvm::join(KernelValues, ", ");
     if (!Race.NeedsData.empty())
       R.CannotReproduce = "the race needs input data with " + Race.NeedsData +
                           ", which deterministic buffers do not hold";
