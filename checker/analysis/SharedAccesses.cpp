@@ -724,6 +724,50 @@ void SharedAccessCollector::collect() {
   }
 }
 
+namespace {
+
+/// The loops of the function \p F whose every iteration passes one of its
+/// barriers.
+llvm::SmallPtrSet<const Stmt *, 4> syncingLoops(const FunctionDependence &F) {
+  llvm::SmallPtrSet<const Stmt *, 4> Loops;
+  for (const auto &Entry : syncingLoopTests(F))
+    if (const Stmt *Loop = Entry.first->getTerminatorStmt())
+      Loops.insert(Loop);
+  return Loops;
+}
+
+/// Records in \p X, a helper's access (\p LValue in the helper's body)
+/// placed before or after its call's barriers, the counters of \p Syncing
+/// loops around it that its offset and guards read
+/// (SharedAccess::FirstIterationOf).
+void noteSyncingLoops(SharedAccess &X, const Expr *LValue,
+                      const llvm::SmallPtrSetImpl<const Stmt *> &Syncing,
+                      const SymbolicTranslator &Sym, const ParentMap &PM) {
+  if (Syncing.empty() || (X.Segment != CallSegment::BeforeBarrier &&
+                          X.Segment != CallSegment::AfterBarrier))
+    return;
+  auto Inside = [&](const Stmt *Loop) {
+    for (const Stmt *S = LValue; S; S = PM.getParent(S))
+      if (S == Loop)
+        return true;
+    return false;
+  };
+  llvm::SmallVector<unsigned, 4> Atoms;
+  Sym.collectAtoms(X.Offset, Atoms);
+  for (const auto &Guard : X.Guards)
+    Sym.collectAtoms(Guard.first, Atoms);
+  auto &Of = X.Segment == CallSegment::BeforeBarrier ? X.FirstIterationOf
+                                                     : X.LastIterationOf;
+  for (unsigned Atom : Atoms) {
+    const SymAtom &Info = Sym.atoms()[Atom];
+    if (Info.isLoopCounter() && Syncing.count(Info.Loop) && Inside(Info.Loop) &&
+        !llvm::is_contained(Of, Atom))
+      Of.push_back(Atom);
+  }
+}
+
+} // namespace
+
 void SharedAccessCollector::inlineCall(const CallExpr *CE, const CFGBlock *B,
                                        unsigned Index) {
   const FunctionDecl *Callee = CE->getDirectCallee();
@@ -774,6 +818,9 @@ void SharedAccessCollector::inlineCall(const CallExpr *CE, const CFGBlock *B,
   CalleeAccessFinder Finder;
   Finder.TraverseStmt(const_cast<Stmt *>(Definition->getBody()));
   ParentMap CalleeParents(const_cast<Stmt *>(Definition->getBody()));
+  llvm::SmallPtrSet<const Stmt *, 4> SyncingLoops;
+  if (Intervals)
+    SyncingLoops = syncingLoops(*CalleeDeps);
   auto SegmentOf = [](unsigned char Bits) {
     if (Bits == CalleeIntervals::First)
       return CallSegment::BeforeBarrier;
@@ -818,6 +865,9 @@ void SharedAccessCollector::inlineCall(const CallExpr *CE, const CFGBlock *B,
         Accesses.back().SkipsHelperBarriers =
             Intervals && Segment == CallSegment::Whole;
         Accesses.back().ZeroTripHelperLoop = ZeroTrip;
+        if (!ZeroTrip)
+          noteSyncingLoops(Accesses.back(), F.LValue, SyncingLoops, Sym,
+                           CalleeParents);
       }
     }
   }

@@ -270,6 +270,12 @@ struct SharedAccess {
   /// with SharedAccessCollector::followZeroTripPaths(), and a race it
   /// makes is possible only, even inside one call.
   bool ZeroTripHelperLoop = false;
+  /// Placed before the call's first barrier (BeforeBarrier) or after its
+  /// last (AfterBarrier): the counters of the helper's loops around it
+  /// whose every iteration passes a barrier. Only the access of the first
+  /// (last) iteration of such a loop runs there; the others run between
+  /// two of its barriers. The race analysis asks for that iteration.
+  llvm::SmallVector<unsigned, 2> FirstIterationOf, LastIterationOf;
   std::string Operation;
   /// For an asynchronous copy, what completes it.
   AsyncTrack Track = AsyncTrack::Primitives;

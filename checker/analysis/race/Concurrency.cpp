@@ -593,6 +593,31 @@ RaceConcurrency::paths(unsigned IA, unsigned IB) {
   return Paths;
 }
 
+namespace {
+
+/// The iteration relation for loop counter \p Atom that a helper's
+/// placement gives (2 when none): an access placed at its call's first
+/// (last) barrier interval is there only in the first (last) iteration of
+/// the helper's loops that sync every iteration (SharedAccess::
+/// FirstIterationOf), as a block reduction's halving loop, whose later
+/// rounds each follow a barrier. Both in the last is not a relation the
+/// questions know; A in the last keeps that question a superset.
+int helperIterations(const SharedAccess &A, const SharedAccess &B,
+                     unsigned Atom) {
+  bool AFirst = llvm::is_contained(A.FirstIterationOf, Atom),
+       BFirst = llvm::is_contained(B.FirstIterationOf, Atom),
+       ALast = llvm::is_contained(A.LastIterationOf, Atom),
+       BLast = llvm::is_contained(B.LastIterationOf, Atom);
+  return AFirst && BFirst ? 3
+         : AFirst         ? 7
+         : BFirst         ? 9
+         : ALast          ? 6
+         : BLast          ? 8
+                          : 2;
+}
+
+} // namespace
+
 llvm::SmallVector<RaceScenario, 4>
 RaceConcurrency::scenarios(unsigned IA, unsigned IB,
                            llvm::SmallVectorImpl<unsigned> &Atoms,
@@ -697,6 +722,8 @@ RaceConcurrency::scenarios(unsigned IA, unsigned IB,
         }
         }
       }
+      if (Relation == 2)
+        Relation = helperIterations(A, B, Atom);
       if (static_cast<int>(Atom) == P.SameIterationOf)
         Relation = 0;
       S.Relation.push_back(Relation);
