@@ -141,28 +141,49 @@ bool droppedNvccFlag(StringRef Flag, bool &TakesNext) {
 /// The include, define and standard flags of Clang arguments \p Args.
 std::vector<std::string> portableFlags(ArrayRef<std::string> Args,
                                        std::string &Arch) {
-  std::vector<std::string> Flags;
+  std::vector<std::string> Flags, After;
   for (size_t I = 0; I < Args.size(); ++I) {
     StringRef A = Args[I];
     if (A.consume_front("--cuda-gpu-arch=") ||
         A.consume_front("--offload-arch="))
       if (A.consume_front("sm_"))
         Arch = A.str();
-    for (StringRef Separate : {"-I", "-isystem", "-D", "-U", "-include"})
+    // nvcc knows neither -iquote nor -idirafter: a quoted include's folder
+    // becomes -I, and one searched after the system's (cuda-samples'
+    // Common/, which make-compile-db.py gives so) -I after every other,
+    // which may shadow a system header of the same name, as nvcc's own
+    // command for the samples does.
+    for (StringRef Separate :
+         {"-I", "-isystem", "-D", "-U", "-include", "-iquote", "-idirafter"})
       if (Args[I] == Separate && I + 1 < Args.size()) {
-        Flags.push_back(Args[I]);
-        Flags.push_back(Args[++I]);
+        if (Separate == "-iquote")
+          Flags.push_back("-I");
+        else if (Separate == "-idirafter")
+          After.push_back("-I");
+        else
+          Flags.push_back(Args[I]);
+        (Separate == "-idirafter" ? After : Flags).push_back(Args[++I]);
         A = "";
         break;
       }
     if (A.empty())
       continue;
     StringRef W = Args[I];
+    if (W.consume_front("-iquote") && !W.empty()) {
+      Flags.push_back("-I" + W.str());
+      continue;
+    }
+    if (W.consume_front("-idirafter") && !W.empty()) {
+      After.push_back("-I" + W.str());
+      continue;
+    }
+    W = Args[I];
     if ((W.starts_with("-I") || W.starts_with("-D") || W.starts_with("-U") ||
          W.starts_with("-std=")) &&
         W.size() > 2)
       Flags.push_back(W.str());
   }
+  llvm::append_range(Flags, After);
   return Flags;
 }
 
@@ -665,9 +686,34 @@ exit 1
 
 std::string buildScript(const Finding &F, const ReproBuild &Build,
                         StringRef Folder) {
+  // Folders of the sources relative to the build's, so that the
+  // reproducer folder and the sources it names can move together (to a GPU
+  // machine's checkout, say), as the included unit's path does.
   std::string Flags;
-  for (const std::string &Flag : Build.Flags)
-    Flags += " " + shellQuote(Flag);
+  std::string Here = realPath(Build.Directory);
+  bool PathNext = false;
+  for (const std::string &Flag : Build.Flags) {
+    StringRef F = Flag;
+    std::string Out = Flag;
+    for (StringRef Prefix : {"-I", "-isystem", "-include"})
+      if (PathNext || (F.starts_with(Prefix) && F.size() > Prefix.size() &&
+                       sys::path::is_absolute(F.drop_front(Prefix.size())))) {
+        StringRef Path = PathNext ? F : F.drop_front(Prefix.size());
+        if (sys::path::is_absolute(Path))
+          Out = (PathNext ? "" : Prefix.str()) +
+                relativePath(realPath(Path), Here);
+        break;
+      }
+    PathNext = F == "-I" || F == "-isystem" || F == "-include";
+    Flags += " " + shellQuote(Out);
+  }
+  // The build's folder relative to the reproducer's; absolute when the two
+  // share no top-level folder.
+  std::string Relative =
+      relativePath(realPath(Build.Directory), realPath(Folder));
+  std::string BuildFolder = sys::path::is_absolute(Relative)
+                                ? shellQuote(Relative)
+                                : "\"$here\"/" + shellQuote(Relative);
   return formatv(
       R"SH(#!/bin/sh
 # Builds the reproducer of {0}
@@ -678,13 +724,11 @@ nvcc=${{NVCC:-{2}}
 [ -x "$nvcc" ] || nvcc=$(command -v nvcc) || {{ echo "build.sh: no nvcc (set NVCC)"; exit 2; }
 arch=${{CUDA_TIDY_ARCH:-$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -n 1 | tr -d ' .')}
 [ -n "$arch" ] || arch={1}
-cd "$here"/{3} || exit 2
+cd {3} || exit 2
 exec "$nvcc"{4} -arch=sm_$arch -lineinfo -o "$here/repro" "$here/repro.cu"
 )SH",
       findingKey(F), Build.DefaultArch.empty() ? "90" : Build.DefaultArch,
-      Build.Nvcc,
-      shellQuote(relativePath(realPath(Build.Directory), realPath(Folder))),
-      Flags);
+      Build.Nvcc, BuildFolder, Flags);
 }
 
 } // namespace
