@@ -153,7 +153,11 @@ void addLaunchFacts(WitnessRecord &R, const LaunchModel &M, bool NeedsGrid) {
               const_cast<LaunchModel &>(M).grid(*Chosen))
         R.Grid = Grid->Dim;
   }
-  if (!R.DynamicSharedBytes && !factsOf(R.Kernel).UsesPool)
+  // A kernel that declares no pool gets none; one whose launch passes bytes
+  // the model cannot compute may reach a pool through a helper
+  // (cuda-samples' SharedMemory<T>), and gets the reproducer's default.
+  if (!R.DynamicSharedBytes && !factsOf(R.Kernel).UsesPool &&
+      !(Chosen && Chosen->Bytes && !Chosen->ConstantBytes))
     R.DynamicSharedBytes = 0;
   if (const auto *Cluster = R.Kernel->getAttr<CUDAClusterDimsAttr>()) {
     const Expr *Dims[] = {Cluster->getX(), Cluster->getY(), Cluster->getZ()};

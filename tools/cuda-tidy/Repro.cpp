@@ -27,7 +27,9 @@ const StringSet<> WitnessChecks = {
     "cuda-dynamic-shared-bounds", "cuda-bank-conflict"};
 
 /// Each pointer parameter's buffer when the kernel's reach is not known.
-constexpr std::int64_t DefaultBufferBytes = 1 << 24;
+// 256 MiB: enough for llm.c's B * T * C float tensors at the default
+// sizes (the number of threads launched), which 16 MiB was not.
+constexpr std::int64_t DefaultBufferBytes = std::int64_t(1) << 28;
 /// The dynamic shared bytes for a kernel with a pool whose launch is not
 /// known: what a launch gets without raising the limit.
 constexpr std::int64_t DefaultPoolBytes = 48 * 1024;
@@ -456,16 +458,19 @@ Expected<std::string> reproducerSource(const Finding &F,
      << "  std::printf(\"cuda-tidy-repro: %s failed: %s\\n\", What,\n"
      << "              cudaGetErrorString(Status));\n"
      << "  std::exit(3);\n}\n\n"
+     << "// Fills a buffer on the device: no shared memory, no barrier, so\n"
+     << "// no tool reports it.\n"
+     << "__global__ void cudaTidyFill(unsigned *Words, size_t Count) {\n"
+     << "  for (size_t I = blockIdx.x * size_t(blockDim.x) + threadIdx.x;\n"
+     << "       I < Count; I += size_t(gridDim.x) * blockDim.x)\n"
+     << "    Words[I] = unsigned(I % 251);\n}\n\n"
      << "// A device buffer whose 32-bit word i holds i % 251.\n"
      << "static void *cudaTidyBuffer(size_t Bytes) {\n"
-     << "  std::vector<unsigned> Host(Bytes / sizeof(unsigned));\n"
-     << "  for (size_t I = 0; I < Host.size(); ++I)\n"
-     << "    Host[I] = unsigned(I % 251);\n"
      << "  void *Device = nullptr;\n"
      << "  cudaTidyCheck(cudaMalloc(&Device, Bytes), \"cudaMalloc\");\n"
-     << "  cudaTidyCheck(cudaMemcpy(Device, Host.data(), Bytes,\n"
-     << "                           cudaMemcpyHostToDevice),\n"
-     << "                \"cudaMemcpy\");\n"
+     << "  cudaTidyFill<<<1024, 256>>>(static_cast<unsigned *>(Device),\n"
+     << "                              Bytes / sizeof(unsigned));\n"
+     << "  cudaTidyCheck(cudaDeviceSynchronize(), \"filling a buffer\");\n"
      << "  return Device;\n}\n\n"
      << "int main() {\n"
      << "  cudaDeviceProp Device;\n"
