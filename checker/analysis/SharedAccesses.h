@@ -348,6 +348,12 @@ public:
   const ParentMap &parents() const { return Parents; }
   const FunctionDependence &dependence() const { return Deps; }
   ASTContext &context() const { return Context; }
+  /// The analysis that gives the callees' CFGs and barriers.
+  ThreadDependenceAnalysis &analysis() const { return Analysis; }
+  /// Whether a call of \p Callee orders the lanes of a warp at every call:
+  /// its body (or a helper it calls) runs `__syncwarp()`, a tile sync or a
+  /// `_sync` shuffle or vote outside any branch (issue 10, class 7).
+  bool helperSyncsWarp(const FunctionDecl *Callee);
 
   /// Block shapes to analyse: those of the launches, else the one
   /// __launch_bounds__ gives for a one-dimensional kernel, else the
@@ -412,10 +418,6 @@ private:
                 unsigned Index, const Stmt *Origin = nullptr,
                 const SharedAddress *Target = nullptr);
   void inlineCall(const CallExpr *CE, const CFGBlock *B, unsigned Index);
-  /// Whether a call of \p Callee orders the lanes of a warp at every call:
-  /// its body (or a helper it calls) runs `__syncwarp()`, a tile sync or a
-  /// `_sync` shuffle or vote outside any branch (issue 10, class 7).
-  bool helperSyncsWarp(const FunctionDecl *Callee);
 
   ThreadDependenceAnalysis &Analysis;
   ASTContext &Context;

@@ -35,12 +35,12 @@ __global__ void ownWarpSlotsHelperWithoutSync(float *out, int n) {
   for (int it = 0; it < n; ++it) {
     float s = plainScale(out[it * 256 + threadIdx.x]);
     slots[threadIdx.x] = s;
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: write after read race on shared 'slots': no barrier orders this write after another thread's read [cuda-shared-memory-race]
+    // CHECK-NOTES: :[[@LINE+4]]:14: note: the other thread's read is here
+    // CHECK-NOTES: :[[@LINE-3]]:5: note: for example, thread (1,0,0) reads 'slots[0]' (with 'k' = 0) and thread (0,0,0) writes it one iteration of the enclosing loop later, with blockDim (256,1,1)
     __syncwarp();
     for (int k = 0; k < 32; ++k)
       acc += slots[(threadIdx.x / 32) * 32 + k];
-  // CHECK-NOTES: :[[@LINE-1]]:14: warning: read after write race on shared 'slots': no barrier orders this read after another thread's write [cuda-shared-memory-race]
-  // CHECK-NOTES: :[[@LINE-5]]:5: note: the other thread's write is here
-  // CHECK-NOTES: :[[@LINE-3]]:14: note: for example, thread (0,0,0) writes 'slots[0]' and thread (1,0,0) reads it (with 'k' = 0), with blockDim (256,1,1)
   }
   out[threadIdx.x] = acc;
 }

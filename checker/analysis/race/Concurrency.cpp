@@ -14,10 +14,70 @@
 
 namespace clang::cuda_tidy {
 
+namespace {
+
+/// Whether every way round \p Loop from \p From to \p To (two statements
+/// of its body, From in one iteration and To in the next) passes a block
+/// barrier of \p Syncs that is a statement of the body itself: one after
+/// From's statement or before To's. \p AnySync: a warp-level sync counts as
+/// a barrier (for two lanes of one warp).
+bool roundPassesBarrier(const ParentMap &Parents,
+                        llvm::ArrayRef<SyncPoint> Syncs, const Stmt *Loop,
+                        const Stmt *From, const Stmt *To, bool AnySync) {
+  const Stmt *Body = nullptr;
+  if (const auto *For = dyn_cast<ForStmt>(Loop))
+    Body = For->getBody();
+  else if (const auto *While = dyn_cast<WhileStmt>(Loop))
+    Body = While->getBody();
+  else if (const auto *Do = dyn_cast<DoStmt>(Loop))
+    Body = Do->getBody();
+  const auto *Compound = dyn_cast_or_null<CompoundStmt>(Body);
+  if (!Compound)
+    return false;
+  auto Position = [&](const Stmt *S) -> int {
+    for (const Stmt *Cur = S; Cur; Cur = Parents.getParent(Cur))
+      if (Parents.getParent(Cur) == Compound) {
+        int I = 0;
+        for (const Stmt *Child : Compound->body()) {
+          if (Child == Cur)
+            return I;
+          ++I;
+        }
+      }
+    return -1;
+  };
+  int FromAt = Position(From), ToAt = Position(To);
+  if (FromAt < 0 || ToAt < 0)
+    return false;
+  for (const SyncPoint &Sync : Syncs) {
+    if (!Sync.Block && !(AnySync && Sync.Warp))
+      continue;
+    int At = Position(Sync.Call);
+    const Stmt *Statement = At < 0 ? nullptr : Compound->body_begin()[At];
+    // Only a barrier that is the whole statement runs on every round.
+    const auto *Call = Statement ? dyn_cast<Expr>(Statement) : nullptr;
+    if (!Call || Call->IgnoreImplicit() != Sync.Call)
+      continue;
+    if (At > FromAt || At < ToAt)
+      return true;
+  }
+  return false;
+}
+
+/// Whether \p S lies inside a loop of the function \p Parents maps.
+bool insideLoop(const ParentMap &Parents, const Stmt *S) {
+  for (S = Parents.getParent(S); S; S = Parents.getParent(S))
+    if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S))
+      return true;
+  return false;
+}
+
+} // namespace
+
 RaceConcurrency::RaceConcurrency(const KernelRaceContext &K,
                                  const SyncingLoopTests *Running)
     : Col(K.Col), Context(K.Context), Deps(K.Deps), Sym(K.Sym),
-      Accesses(K.Accesses), Parents(K.Parents),
+      Accesses(K.Accesses), Parents(K.Parents), HelperOrders(K.Col),
       ImpliedBranches(branchesImpliedByLoops(K.Kernel->getBody())) {
   // A loop every iteration of which passes a barrier leaves at its first
   // test only for some values of its condition (cudf's `while (numvals >
@@ -445,53 +505,12 @@ bool RaceConcurrency::leavesUnsynced(unsigned I) {
   return false;
 }
 
-bool RaceConcurrency::roundPassesBarrier(const Stmt *Loop, const Stmt *From,
-                                         const Stmt *To) const {
-  const Stmt *Body = nullptr;
-  if (const auto *For = dyn_cast<ForStmt>(Loop))
-    Body = For->getBody();
-  else if (const auto *While = dyn_cast<WhileStmt>(Loop))
-    Body = While->getBody();
-  else if (const auto *Do = dyn_cast<DoStmt>(Loop))
-    Body = Do->getBody();
-  const auto *Compound = dyn_cast_or_null<CompoundStmt>(Body);
-  if (!Compound)
-    return false;
-  auto Position = [&](const Stmt *S) -> int {
-    for (const Stmt *Cur = S; Cur; Cur = Parents.getParent(Cur))
-      if (Parents.getParent(Cur) == Compound) {
-        int I = 0;
-        for (const Stmt *Child : Compound->body()) {
-          if (Child == Cur)
-            return I;
-          ++I;
-        }
-      }
-    return -1;
-  };
-  int FromAt = Position(From), ToAt = Position(To);
-  if (FromAt < 0 || ToAt < 0)
-    return false;
-  for (const SyncPoint &Sync : Col.syncPoints()) {
-    if (!Sync.Block)
-      continue;
-    int At = Position(Sync.Call);
-    const Stmt *Statement = At < 0 ? nullptr : Compound->body_begin()[At];
-    // Only a barrier that is the whole statement runs on every round.
-    const auto *Call = Statement ? dyn_cast<Expr>(Statement) : nullptr;
-    if (!Call || Call->IgnoreImplicit() != Sync.Call)
-      continue;
-    if (At > FromAt || At < ToAt)
-      return true;
-  }
-  return false;
-}
-
-bool RaceConcurrency::loopHasBarrier(const Stmt *Loop) {
-  auto [It, Inserted] = LoopBarriers.try_emplace(Loop, false);
+bool RaceConcurrency::loopHasBarrier(const Stmt *Loop, bool WarpToo) {
+  auto [It, Inserted] =
+      (WarpToo ? LoopWarpSyncs : LoopBarriers).try_emplace(Loop, false);
   if (Inserted)
     for (const SyncPoint &Sync : Col.syncPoints())
-      if (Sync.Block && isInside(Sync.Call, Loop)) {
+      if ((Sync.Block || (WarpToo && Sync.Warp)) && isInside(Sync.Call, Loop)) {
         It->second = true;
         break;
       }
@@ -502,6 +521,14 @@ llvm::SmallVector<RaceConcurrency::Path, 6>
 RaceConcurrency::paths(unsigned IA, unsigned IB) {
   const SharedAccess &A = Accesses[IA], &B = Accesses[IB];
   llvm::SmallVector<Path, 6> Paths;
+  // Two accesses of one call: for the lanes of a warp in one run of it,
+  // their order inside the helper.
+  bool OneCall = IA != IB && A.Anchor == B.Anchor && A.Segment == B.Segment &&
+                 A.Via && A.Via == B.Via;
+  HelperWarpOrder InCall;
+  bool CallInLoop = OneCall && insideLoop(Parents, A.Anchor);
+  if (OneCall)
+    InCall = HelperOrders.order(A, B);
   // Two threads in one block primitive share its storage as its contract
   // says; only a second use of the storage needs a barrier before it.
   if (IA == IB) {
@@ -509,7 +536,9 @@ RaceConcurrency::paths(unsigned IA, unsigned IB) {
       Paths.push_back({Self, 0, 0, nullptr, true});
   } else if (A.Anchor == B.Anchor &&
              A.Segment == B.Segment) { // Two accesses inside one inlined call.
-    Paths.push_back({AThenB, 0, 0, nullptr, true});
+    Path P{AThenB, 0, 0, nullptr, InCall.Unsynced};
+    P.WarpSameRound = InCall.SameRound;
+    Paths.push_back(std::move(P));
   }
   // A way round a loop through a barrier branch splits in two: round that
   // loop, where the branch's condition must skip the barrier, and round
@@ -577,6 +606,12 @@ RaceConcurrency::paths(unsigned IA, unsigned IB) {
               Path P{Diverged, BitA - 1, BitB - 1, D.Branch,
                      sidesInFlight(D, SA, SB, IA, IB, BitA, BitB, true) ||
                          Unordered};
+              // Both sides then run one call (in the same pass, or the call
+              // is in no loop): the helper orders the lanes.
+              if (OneCall && ((BitA == 1 && BitB == 1) || !CallInLoop)) {
+                P.Warp = P.Warp && InCall.Unsynced;
+                P.WarpSameRound = InCall.SameRound;
+              }
               // An access reached without going round a loop is in the
               // divergence's iteration: the other's way is the one to cut.
               bool AnchorA = BitA == 1;
@@ -629,7 +664,6 @@ RaceConcurrency::scenarios(unsigned IA, unsigned IB,
   llvm::SmallVector<Path, 6> Paths = paths(IA, IB);
   if (Paths.empty())
     return {};
-  bool AnyWarpPath = llvm::any_of(Paths, [](const Path &P) { return P.Warp; });
 
   llvm::SmallVector<RaceScenario, 4> Scenarios;
   // Going round a loop that does not hold both accesses says nothing about
@@ -650,13 +684,85 @@ RaceConcurrency::scenarios(unsigned IA, unsigned IB,
     if (P.Skip)
       Sym.collectAtoms(P.Skip->Condition, Atoms);
 
+  // The iteration relation of loop counter \p Atom on path \p P. With
+  // \p WarpLevel, for two lanes of one warp: a warp-level sync is a barrier
+  // for them, so a loop each round of which passes one (a warp reduction's
+  // halving loop that ends in `__syncwarp()`) keeps them in one round as a
+  // block barrier keeps two threads; and a helper's loop no warp-sync-free
+  // way round which joins the two accesses (P.WarpSameRound).
+  auto RelationOf = [&](const Path &P, unsigned Atom, bool WarpLevel) {
+    const SymAtom &Info = Sym.atoms()[Atom];
+    int Relation = 2;
+    if (WarpLevel && Info.isLoopCounter() &&
+        llvm::is_contained(P.WarpSameRound, Info.Loop))
+      return 0;
+    if (Info.isLoopCounter() && loopHasBarrier(Info.Loop, WarpLevel)) {
+      bool InA = isInside(A.E, Info.Loop), InB = isInside(B.E, Info.Loop);
+      auto Passes = [&](const Expr *From, const Expr *To) {
+        return roundPassesBarrier(Parents, Col.syncPoints(), Info.Loop, From,
+                                  To, WarpLevel);
+      };
+      switch (P.Kind) {
+      case Self:
+        Relation = 0;
+        break;
+      case AThenB:
+        // Going round a loop whose body holds a barrier as a plain
+        // statement passes that barrier: a barrier-free way round is an
+        // inner loop's, in the same iteration of this one.
+        // Not for a copy in flight, which crosses barriers.
+        Relation = InA && InB ? (P.CrossB && !A.isAsync() && Passes(A.E, B.E)
+                                     ? 0
+                                     : static_cast<int>(P.CrossB))
+                   : InA      ? 6
+                   : InB      ? 9
+                              : 2;
+        break;
+      case BThenA:
+        Relation = InA && InB ? (P.CrossA && !B.isAsync() && Passes(B.E, A.E)
+                                     ? 0
+                                     : -static_cast<int>(P.CrossA))
+                   : InB      ? 8
+                   : InA      ? 7
+                              : 2;
+        break;
+      case Diverged: {
+        bool InBranch = isInside(P.Branch->getTerminatorStmt(), Info.Loop);
+        // Entered after the branch, a loop whose every round passes a
+        // barrier of its body is in its first iteration on both sides:
+        // the sides' walks stop at barriers. Having gone round another
+        // loop on the way (a grid-strided loop before it) says nothing
+        // about this one.
+        if (InA && InB && InBranch)
+          Relation = static_cast<int>(P.CrossB) - static_cast<int>(P.CrossA);
+        else if (InA && InB &&
+                 ((!P.CrossA && !P.CrossB) ||
+                  (Passes(A.E, A.E) && Passes(B.E, B.E))))
+          Relation = 3;
+        // The same for one access in the loop and the other past it.
+        else if (InA && !InB && !InBranch && (!P.CrossA || Passes(A.E, A.E)))
+          Relation = 7;
+        else if (InB && !InA && !InBranch && (!P.CrossB || Passes(B.E, B.E)))
+          Relation = 9;
+        break;
+      }
+      }
+    }
+    if (Relation == 2)
+      Relation = helperIterations(A, B, Atom);
+    if (static_cast<int>(Atom) == P.SameIterationOf)
+      Relation = 0;
+    return Relation;
+  };
+
   for (const Path &P : Paths) {
     RaceScenario S;
     S.Skip = P.Skip;
-    // Round the branch's loop, a warp sync on the barrier-free side orders
-    // the lanes of a warp.
+    // Each path's own ways: one on which every way passes a warp-level
+    // sync orders the lanes of a warp. Round the branch's loop, a warp
+    // sync on the barrier-free side does.
     S.DifferentWarpsOnly =
-        !AnyWarpPath || SameValueInWarp || (P.Skip && !P.WarpRound);
+        !P.Warp || SameValueInWarp || (P.Skip && !P.WarpRound);
     S.Order = P.Kind == AThenB ? 1
               : P.Kind == BThenA
                   ? -1
@@ -664,70 +770,8 @@ RaceConcurrency::scenarios(unsigned IA, unsigned IB,
     S.LaterIteration = P.Kind == AThenB   ? P.CrossB
                        : P.Kind == BThenA ? P.CrossA
                                           : P.CrossA != P.CrossB;
-    for (unsigned Atom : Atoms) {
-      const SymAtom &Info = Sym.atoms()[Atom];
-      int Relation = 2;
-      if (Info.isLoopCounter() && loopHasBarrier(Info.Loop)) {
-        bool InA = isInside(A.E, Info.Loop), InB = isInside(B.E, Info.Loop);
-        switch (P.Kind) {
-        case Self:
-          Relation = 0;
-          break;
-        case AThenB:
-          // Going round a loop whose body holds a barrier as a plain
-          // statement passes that barrier: a barrier-free way round is an
-          // inner loop's, in the same iteration of this one.
-          // Not for a copy in flight, which crosses barriers.
-          Relation = InA && InB
-                         ? (P.CrossB && !A.isAsync() &&
-                                    roundPassesBarrier(Info.Loop, A.E, B.E)
-                                ? 0
-                                : static_cast<int>(P.CrossB))
-                     : InA ? 6
-                     : InB ? 9
-                           : 2;
-          break;
-        case BThenA:
-          Relation = InA && InB
-                         ? (P.CrossA && !B.isAsync() &&
-                                    roundPassesBarrier(Info.Loop, B.E, A.E)
-                                ? 0
-                                : -static_cast<int>(P.CrossA))
-                     : InB ? 8
-                     : InA ? 7
-                           : 2;
-          break;
-        case Diverged: {
-          bool InBranch = isInside(P.Branch->getTerminatorStmt(), Info.Loop);
-          // Entered after the branch, a loop whose every round passes a
-          // barrier of its body is in its first iteration on both sides:
-          // the sides' walks stop at barriers. Having gone round another
-          // loop on the way (a grid-strided loop before it) says nothing
-          // about this one.
-          if (InA && InB && InBranch)
-            Relation = static_cast<int>(P.CrossB) - static_cast<int>(P.CrossA);
-          else if (InA && InB &&
-                   ((!P.CrossA && !P.CrossB) ||
-                    (roundPassesBarrier(Info.Loop, A.E, A.E) &&
-                     roundPassesBarrier(Info.Loop, B.E, B.E))))
-            Relation = 3;
-          // The same for one access in the loop and the other past it.
-          else if (InA && !InB && !InBranch &&
-                   (!P.CrossA || roundPassesBarrier(Info.Loop, A.E, A.E)))
-            Relation = 7;
-          else if (InB && !InA && !InBranch &&
-                   (!P.CrossB || roundPassesBarrier(Info.Loop, B.E, B.E)))
-            Relation = 9;
-          break;
-        }
-        }
-      }
-      if (Relation == 2)
-        Relation = helperIterations(A, B, Atom);
-      if (static_cast<int>(Atom) == P.SameIterationOf)
-        Relation = 0;
-      S.Relation.push_back(Relation);
-    }
+    for (unsigned Atom : Atoms)
+      S.Relation.push_back(RelationOf(P, Atom, false));
     // The branch's condition is stated for the next or previous iteration
     // only.
     if (S.Skip) {
@@ -735,18 +779,35 @@ RaceConcurrency::scenarios(unsigned IA, unsigned IB,
           S.Relation[llvm::find(Atoms, S.Skip->Counter) - Atoms.begin()];
       if (Relation != 1 && Relation != -1) {
         S.Skip.reset();
-        S.DifferentWarpsOnly = !AnyWarpPath || SameValueInWarp;
+        S.DifferentWarpsOnly = !P.Warp || SameValueInWarp;
       }
     }
-    bool Seen = false;
-    for (const RaceScenario &Other : Scenarios)
-      if (Other.Relation == S.Relation && Other.Order == S.Order &&
-          Other.LaterIteration == S.LaterIteration &&
-          Other.DifferentWarpsOnly == S.DifferentWarpsOnly &&
-          Other.Skip == S.Skip)
-        Seen = true;
-    if (!Seen)
-      Scenarios.push_back(S);
+    // Two lanes of one warp on a warp-sync-free way: the scenario splits
+    // in two when warp syncs relate the iterations more tightly than block
+    // barriers do: threads of two warps as above, any two threads with the
+    // warp-level relations.
+    llvm::SmallVector<RaceScenario, 2> Split{S};
+    if (!S.DifferentWarpsOnly && !S.Skip) {
+      RaceScenario Lanes = S;
+      Lanes.Relation.clear();
+      for (unsigned Atom : Atoms)
+        Lanes.Relation.push_back(RelationOf(P, Atom, true));
+      if (Lanes.Relation != S.Relation) {
+        Split[0].DifferentWarpsOnly = true;
+        Split.push_back(Lanes);
+      }
+    }
+    for (const RaceScenario &One : Split) {
+      bool Seen = false;
+      for (const RaceScenario &Other : Scenarios)
+        if (Other.Relation == One.Relation && Other.Order == One.Order &&
+            Other.LaterIteration == One.LaterIteration &&
+            Other.DifferentWarpsOnly == One.DifferentWarpsOnly &&
+            Other.Skip == One.Skip)
+          Seen = true;
+      if (!Seen)
+        Scenarios.push_back(One);
+    }
   }
   return Scenarios;
 }

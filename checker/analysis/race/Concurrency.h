@@ -12,6 +12,7 @@
 #define CUDA_TIDY_ANALYSIS_RACE_CONCURRENCY_H
 
 #include "analysis/CalleeBodies.h"
+#include "analysis/race/HelperOrder.h"
 #include "analysis/race/RaceCommon.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -74,8 +75,9 @@ public:
   llvm::SmallVector<RaceScenario, 4>
   scenarios(unsigned IA, unsigned IB, llvm::SmallVectorImpl<unsigned> &Atoms,
             bool SameValueInWarp);
-  /// Whether \p Loop holds a block barrier.
-  bool loopHasBarrier(const Stmt *Loop);
+  /// Whether \p Loop holds a block barrier (or, \p WarpToo, a warp-level
+  /// sync).
+  bool loopHasBarrier(const Stmt *Loop, bool WarpToo = false);
   /// Whether one of \p IA and \p IB reaches another block's shared memory
   /// (SharedAccess::Remote) and the other is the owner's own access: a pair
   /// of threads of two blocks, which only cluster barriers order.
@@ -145,6 +147,9 @@ private:
     bool WarpRound = false;
     /// The loop counter (atom) that stays in the same iteration.
     int SameIterationOf = -1;
+    /// A helper's loops in whose same round two lanes of one warp make the
+    /// two accesses of one call (helperWarpOrder).
+    llvm::SmallVector<const Stmt *, 1> WarpSameRound = {};
   };
 
   /// The accesses reached from just after element \p FromIndex of \p From
@@ -178,12 +183,6 @@ private:
   /// without meeting a barrier or warp-level sync: nothing the other lanes
   /// sync on afterwards orders it then (the exited lane takes no part).
   bool leavesUnsynced(unsigned I);
-  /// Whether every way round \p Loop from \p From to \p To (two statements
-  /// of its body, From in one iteration and To in the next) passes a block
-  /// barrier that is a statement of the body itself: one after From's
-  /// statement or before To's.
-  bool roundPassesBarrier(const Stmt *Loop, const Stmt *From,
-                          const Stmt *To) const;
   bool isInside(const Stmt *S, const Stmt *Outer) const {
     return cuda_tidy::isInside(Parents, S, Outer);
   }
@@ -194,6 +193,7 @@ private:
   SymbolicTranslator &Sym;
   const std::vector<SharedAccess> &Accesses;
   const ParentMap &Parents;
+  HelperWarpOrders HelperOrders;
   /// Branches that repeat their loop's condition (branchesImpliedByLoops).
   llvm::SmallPtrSet<const IfStmt *, 4> ImpliedBranches;
   /// The tests of the `for` and `while` loops whose first test always
@@ -204,7 +204,7 @@ private:
   /// (bit 1: in the same pass of the enclosing loops; bit 2: after going
   /// round a loop), and the same without any warp-level sync either.
   std::vector<ReachSet> Reach, WarpReach;
-  llvm::DenseMap<const Stmt *, bool> LoopBarriers;
+  llvm::DenseMap<const Stmt *, bool> LoopBarriers, LoopWarpSyncs;
   llvm::DenseMap<const Stmt *, llvm::SmallVector<unsigned, 1>> AccessesAt;
   /// Thread-dependent branches, and for each side the accesses reached from
   /// it without a block barrier (and without a warp sync), as in Reach.
