@@ -57,7 +57,7 @@ public:
     if (!Kernel)
       return;
     const FunctionDependence *Deps = Dependence.analyze(FD);
-    if (Deps && Deps->usesLaneRule()) {
+    if (Deps && (Deps->usesLaneRule() || Deps->usesOneWarpRule())) {
       LaneKernels.push_back({FD, std::move(Reports)});
       return;
     }
@@ -88,11 +88,35 @@ public:
     }
     MaskKernels.clear();
     for (auto &[Kernel, Reports] : LaneKernels) {
-      if (Launches.launchesHaveWarpRows(Kernel)) {
+      const FunctionDependence *Deps = Dependence.analyze(Kernel);
+      bool Rows =
+          !Deps->usesLaneRule() || Launches.launchesHaveWarpRows(Kernel);
+      if (Rows && (!Deps->usesOneWarpRule() ||
+                   launchesAreOneWarp(Launches, Kernel, Context))) {
         replay(Reports);
         continue;
       }
-      // Not known to run in whole warps of one row: today's answer.
+      // Not one warp: lane-only values alone, where the rows allow them.
+      if (Rows && Deps->usesOneWarpRule()) {
+        if (!LaneOnly) {
+          LaneOnlyDependence = std::make_unique<ThreadDependenceAnalysis>(
+              Context, withLaneRules(Options, /*OneWarp=*/false));
+          LaneOnly = std::make_unique<BarrierDivergenceAnalysis>(
+              *LaneOnlyDependence, *this);
+        }
+        std::vector<Report> Again;
+        Buffer = &Again;
+        LaneOnly->analyze(Kernel);
+        Buffer = nullptr;
+        const FunctionDependence *Lanes = LaneOnlyDependence->analyze(Kernel);
+        if (!Lanes || !Lanes->usesLaneRule() ||
+            Launches.launchesHaveWarpRows(Kernel)) {
+          replay(Again);
+          continue;
+        }
+      }
+      // Not known to run in whole warps of one row, or as one warp: the
+      // answer without the lane rules.
       if (!Plain) {
         PlainDependence =
             std::make_unique<ThreadDependenceAnalysis>(Context, Options);
@@ -332,8 +356,10 @@ public:
 
 private:
   using Report = std::variant<DivergentBarrier, UnwrittenSharedRead>;
-  static DependenceOptions withLaneRules(DependenceOptions Options) {
+  static DependenceOptions withLaneRules(DependenceOptions Options,
+                                         bool OneWarp = true) {
     Options.LaneRules = true;
+    Options.OneWarpRule = OneWarp;
     return Options;
   }
   void replay(const std::vector<Report> &Reports) {
@@ -359,6 +385,10 @@ private:
   /// them; made when first needed.
   std::unique_ptr<ThreadDependenceAnalysis> PlainDependence;
   std::unique_ptr<BarrierDivergenceAnalysis> Plain;
+  /// With lane-only values but not the one-warp rule, for kernels launched
+  /// in whole warps of one row but not as one warp.
+  std::unique_ptr<ThreadDependenceAnalysis> LaneOnlyDependence;
+  std::unique_ptr<BarrierDivergenceAnalysis> LaneOnly;
   std::vector<DivergentBarrier> Pending;
   /// Kernels whose warp collectives are decided at the end of the unit.
   std::vector<const FunctionDecl *> MaskKernels;

@@ -465,4 +465,24 @@ bool LaunchModel::launchesHaveWarpRows(const FunctionDecl *Kernel) {
                       [&](const KernelLaunch *L) { return hasWarpRows(*L); });
 }
 
+bool launchesAreOneWarp(LaunchModel &Launches, const FunctionDecl *Kernel,
+                        const ASTContext &Context) {
+  const FunctionDecl *Definition = definitionOf(Kernel);
+  if (const auto *Bounds =
+          Definition ? Definition->getAttr<CUDALaunchBoundsAttr>() : nullptr)
+    if (std::optional<llvm::APSInt> Max =
+            Bounds->getMaxThreads()->isValueDependent()
+                ? std::nullopt
+                : Bounds->getMaxThreads()->getIntegerConstantExpr(Context))
+      if (*Max > 0 && *Max <= 32)
+        return true;
+  Launches.resolve();
+  std::vector<const KernelLaunch *> Launched = Launches.launchesOf(Definition);
+  return !Launched.empty() && llvm::all_of(Launched, [](const KernelLaunch *L) {
+    return L->Shape && L->Shape->Dim[0] > 0 && L->Shape->Dim[1] > 0 &&
+           L->Shape->Dim[2] > 0 &&
+           L->Shape->Dim[0] * L->Shape->Dim[1] * L->Shape->Dim[2] <= 32;
+  });
+}
+
 } // namespace clang::cuda_tidy

@@ -399,6 +399,13 @@ std::string
 describeShapeOrigin(const BlockShape &Shape,
                     llvm::ArrayRef<const KernelLaunch *> Unevaluated);
 
+/// Whether every block of \p Kernel is one warp: its `__launch_bounds__`
+/// allow at most 32 threads, or it has at least one launch in \p Launches'
+/// recorded functions and each gives a constant block of at most 32
+/// threads.
+bool launchesAreOneWarp(LaunchModel &Launches, const FunctionDecl *Kernel,
+                        const ASTContext &Context);
+
 } // namespace clang::cuda_tidy
 
 #endif // CUDA_TIDY_MODEL_LAUNCHMODEL_H

@@ -394,6 +394,11 @@ DepSet ExpressionDependence::callDeps(const CallExpr *CE, const LocalState &S) {
         R.UsedLaneRule = true;
         return Value & ~dep::Lane;
       }
+      // In a block of one warp the lanes are the block.
+      if (oneWarpRule() && (Value & (dep::Lane | dep::Thread))) {
+        R.UsedOneWarpRule = true;
+        return Value & ~(dep::Lane | dep::Thread);
+      }
     }
   if (const Expr *Shuffled = shuffledValue(Event)) {
     // Every lane gets some lane's value: one value in all lanes stays one.

@@ -141,6 +141,9 @@ private:
 
   // Lane-only values (see the file comment of ThreadDependence.h).
   bool laneRules() const { return R.Kernel && Analysis.getOptions().LaneRules; }
+  bool oneWarpRule() const {
+    return laneRules() && Analysis.getOptions().OneWarpRule;
+  }
   /// The argument a full-warp reduction \p CE reduces.
   const Expr *reducedArgument(const CallExpr *CE) {
     return warpReducedArgument(CE, AC.getASTContext());

@@ -60,6 +60,7 @@ FunctionDependence::atCall(const FunctionDependence &Caller,
   R->Kernel = false;
   R->EarlyExitsAreBenign = false;
   R->UsedLaneRule = UsedLaneRule;
+  R->UsedOneWarpRule = UsedOneWarpRule;
   R->Graph = Graph;
   R->Summary = Summary;
   R->BarrierSites = BarrierSites;

@@ -97,6 +97,9 @@
 //   step at uniform branches (the induction every divergence analysis
 //   makes); it also takes the full mask's promise that all 32 lanes take
 //   part. The block shape is the caller's to check (usesLaneRule()).
+//   In a block of one warp (at most 32 threads) every thread is a lane of
+//   such a reduction, so its result is uniform in the block whatever the
+//   reduced value; that too is the caller's to check (usesOneWarpRule()).
 //
 // ## What is approximated, and why
 // - Writes through local pointer variables to other locals are not followed
@@ -246,6 +249,11 @@ struct DependenceOptions {
   /// kernel whose FunctionDependence::usesLaneRule() and, where they do not
   /// say so, analyse it again without.
   bool LaneRules = false;
+  /// With LaneRules: that a full-warp reduction of any value is uniform in
+  /// the block, which holds only when the block is one warp: the caller
+  /// checks that of every kernel whose FunctionDependence::
+  /// usesOneWarpRule().
+  bool OneWarpRule = false;
   /// Bodies whose CFG has more blocks than this are not analysed; the
   /// analysis lists them (ThreadDependenceAnalysis::getOversizedBodies) so
   /// that the checks can say so.
@@ -255,7 +263,8 @@ struct DependenceOptions {
     return ExitedThreadsHoldBarriers == Other.ExitedThreadsHoldBarriers &&
            UnknownCallsAreThreadDependent ==
                Other.UnknownCallsAreThreadDependent &&
-           MaxBlocks == Other.MaxBlocks && LaneRules == Other.LaneRules;
+           MaxBlocks == Other.MaxBlocks && LaneRules == Other.LaneRules &&
+           OneWarpRule == Other.OneWarpRule;
   }
 };
 
@@ -369,6 +378,11 @@ public:
   /// 32 (DependenceOptions::LaneRules): a full-warp reduction of a
   /// lane-only value was taken as uniform.
   bool usesLaneRule() const { return UsedLaneRule; }
+  /// Whether some answer relies on the block being one warp
+  /// (DependenceOptions::LaneRules): a full-warp reduction of a
+  /// thread-dependent value was taken as uniform, every thread of the block
+  /// being one of its lanes.
+  bool usesOneWarpRule() const { return UsedOneWarpRule; }
   const CFG &getCFG() const { return *Graph; }
   /// The block whose terminator is \p Terminator (a loop or a branch);
   /// null when none is. The map is built on the first call.
@@ -404,6 +418,7 @@ private:
   bool Kernel = false;
   bool EarlyExitsAreBenign = false;
   bool UsedLaneRule = false;
+  bool UsedOneWarpRule = false;
   CFG *Graph = nullptr;
   FunctionSummary Summary;
   llvm::SmallVector<BarrierSite, 4> BarrierSites;
