@@ -1,5 +1,4 @@
-//===--- HelperOrder.h - A helper's accesses, for the lanes of a warp -*- C++
-//-*-===//
+//===--- HelperOrder.h - A helper's accesses for two lanes -*- C++ -*-===//
 //
 // Two accesses that one call of a helper makes are placed at the call's
 // barrier intervals (SharedAccessCollector::inlineCall), where nothing says
