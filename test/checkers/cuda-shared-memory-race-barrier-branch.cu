@@ -46,9 +46,9 @@ __global__ void __launch_bounds__(256) virialReduceEarlyWarpSync(float *out) {
       for (int d = 0; d < 6; d++)
         sm[d * blockDim.x + threadIdx.x] +=
             sm[d * blockDim.x + (threadIdx.x + dividedAt)];
-      // CHECK-NOTES: :[[@LINE-1]]:13: warning: read after write race on shared 'sm': no barrier orders this read after another thread's update [cuda-shared-memory-race]
-      // CHECK-NOTES: :[[@LINE-3]]:9: note: the other thread's update is here
-      // CHECK-NOTES: :[[@LINE-3]]:13: note: for example, thread (32,0,0) updates 'sm[32]' (with 'd' = 0) and thread (0,0,0) reads it (with 'd' = 0, with 'divideBy' = 8) one iteration of the enclosing loop later, with blockDim (256,1,1)
+            // CHECK-NOTES: :[[@LINE-1]]:13: warning: read after write race on shared 'sm': no barrier orders this read after another thread's update [cuda-shared-memory-race]
+            // CHECK-NOTES: :[[@LINE-3]]:9: note: the other thread's update is here
+            // CHECK-NOTES: :[[@LINE-3]]:13: note: for example, thread (32,0,0) updates 'sm[32]' (with 'd' = 0) and thread (0,0,0) reads it (with 'd' = 0, with 'divideBy' = 8) one iteration of the enclosing loop later, with blockDim (256,1,1)
     }
     if (dividedAt > 64) {
       __syncthreads();
@@ -69,9 +69,9 @@ __global__ void __launch_bounds__(256) reduceUnlessFlag(float *out, int flag) {
   for (int s = blockDim.x / 2; s > 0; s /= 2) {
     if (static_cast<int>(threadIdx.x) < s)
       sm[threadIdx.x] += sm[threadIdx.x + s];
-    // CHECK-NOTES: :[[@LINE-1]]:26: warning: read after write race on shared 'sm': no barrier orders this read after another thread's update [cuda-shared-memory-race]
-    // CHECK-NOTES: :[[@LINE-2]]:7: note: the other thread's update is here
-    // CHECK-NOTES: :[[@LINE-3]]:26: note: for example, thread (64,0,0) updates 'sm[64]' and thread (0,0,0) reads it (with 's' = 64) one iteration of the enclosing loop later, with blockDim (256,1,1)
+      // CHECK-NOTES: :[[@LINE-1]]:26: warning: read after write race on shared 'sm': no barrier orders this read after another thread's update [cuda-shared-memory-race]
+      // CHECK-NOTES: :[[@LINE-2]]:7: note: the other thread's update is here
+      // CHECK-NOTES: :[[@LINE-3]]:26: note: for example, thread (64,0,0) updates 'sm[64]' and thread (0,0,0) reads it (with 's' = 64) one iteration of the enclosing loop later, with blockDim (256,1,1)
     if (flag > 0)
       __syncthreads();
   }
@@ -79,4 +79,120 @@ __global__ void __launch_bounds__(256) reduceUnlessFlag(float *out, int flag) {
   // CHECK-NOTES: :[[@LINE-1]]:22: warning: read after write race on shared 'sm': no barrier orders this read after another thread's update [cuda-shared-memory-race]
   // CHECK-NOTES: :[[@LINE-9]]:7: note: the other thread's update is here
   // CHECK-NOTES: :[[@LINE-3]]:22: note: for example, thread (0,0,0) updates 'sm[0]' and thread (1,0,0) reads it, with blockDim (256,1,1)
+}
+
+// --- A barrier skipped in the last pass only --------------------------------
+//
+// `if (pass != npass - 1) __syncthreads();` at the end of a pass of `for
+// (pass = 0; pass < npass; ++pass)`: the pass that skips it has no next
+// pass, so every read is ordered before the next pass's store. The
+// condition reads the counter and a uniform parameter; the solver puts both
+// into the question. Silent, written two ways; the third, a `while` loop
+// that steps its counter after the branch, is still reported: its counter is
+// not read as the loop's, so the branch is not decided per pass (a known
+// limit, rules/cuda-shared-memory-race.md).
+
+__global__ void skipBarrierInLastPass(const float *in, float *out, int npass) {
+  __shared__ float buf[256];
+  float acc = 0;
+  for (int pass = 0; pass < npass; ++pass) {
+    buf[threadIdx.x] = in[pass * 256 + threadIdx.x];
+    __syncthreads();
+    acc += buf[(threadIdx.x + 1) % 256];
+    if (pass != npass - 1)
+      __syncthreads();
+  }
+  out[threadIdx.x] = acc;
+}
+
+__global__ void skipBarrierAtLastLocal(const float *in, float *out, int npass) {
+  __shared__ float buf[256];
+  const int last = npass - 1;
+  float acc = 0;
+  for (int pass = 0; pass < npass; ++pass) {
+    buf[threadIdx.x] = in[pass * 256 + threadIdx.x];
+    __syncthreads();
+    acc += buf[255 - threadIdx.x];
+    if (pass < last)
+      __syncthreads();
+  }
+  out[threadIdx.x] = acc;
+}
+
+__global__ void skipBarrierWhile(const float *in, float *out, int npass) {
+  __shared__ float buf[256];
+  float acc = 0;
+  int pass = 0;
+  while (pass < npass) {
+    buf[threadIdx.x] = in[pass * 256 + threadIdx.x];
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: write after read race on shared 'buf': no barrier orders this write after another thread's read [cuda-shared-memory-race]
+    // CHECK-NOTES: :[[@LINE+3]]:12: note: the other thread's read is here
+    // CHECK-NOTES: :[[@LINE-3]]:5: note: for example, thread (0,0,0) reads 'buf[1]' and thread (1,0,0) writes it one iteration of the enclosing loop later, with blockDim (256,1,1)
+    __syncthreads();
+    acc += buf[(threadIdx.x + 1) % 256];
+    if (pass + 1 != npass)
+      __syncthreads();
+    ++pass;
+  }
+  out[threadIdx.x] = acc;
+}
+
+// Reported: skipped in the first pass, in the one before the last (a next
+// pass follows both), or on a flag alone (in every pass, maybe).
+__global__ void skipBarrierInFirstPass(const float *in, float *out, int npass) {
+  __shared__ float buf[256];
+  float acc = 0;
+  for (int pass = 0; pass < npass; ++pass) {
+    buf[threadIdx.x] = in[pass * 256 + threadIdx.x];
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: write after read race on shared 'buf': no barrier orders this write after another thread's read [cuda-shared-memory-race]
+    // CHECK-NOTES: :[[@LINE+3]]:12: note: the other thread's read is here
+    // CHECK-NOTES: :[[@LINE-3]]:5: note: for example, thread (128,0,0) reads 'buf[129]' and thread (129,0,0) writes it one iteration of the enclosing loop later, when 'npass' = 3, with blockDim (256,1,1)
+    __syncthreads();
+    acc += buf[(threadIdx.x + 1) % 256];
+    if (pass != 0)
+      __syncthreads();
+  }
+  out[threadIdx.x] = acc;
+}
+
+__global__ void skipBarrierBeforeLast(const float *in, float *out, int npass) {
+  __shared__ float buf[256];
+  float acc = 0;
+  for (int pass = 0; pass < npass; ++pass) {
+    buf[threadIdx.x] = in[pass * 256 + threadIdx.x];
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: write after read race on shared 'buf': no barrier orders this write after another thread's read [cuda-shared-memory-race]
+    // CHECK-NOTES: :[[@LINE+3]]:12: note: the other thread's read is here
+    // CHECK-NOTES: :[[@LINE-3]]:5: note: for example, thread (128,0,0) reads 'buf[129]' and thread (129,0,0) writes it one iteration of the enclosing loop later, when 'npass' = 32, with blockDim (256,1,1)
+    __syncthreads();
+    acc += buf[(threadIdx.x + 1) % 256];
+    if (pass != npass - 2)
+      __syncthreads();
+  }
+  out[threadIdx.x] = acc;
+}
+
+__global__ void skipBarrierOnFlag(const float *in, float *out, int npass,
+                                  int flag) {
+  __shared__ float buf[256];
+  float acc = 0;
+  for (int pass = 0; pass < npass; ++pass) {
+    buf[threadIdx.x] = in[pass * 256 + threadIdx.x];
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: write after read race on shared 'buf': no barrier orders this write after another thread's read [cuda-shared-memory-race]
+    // CHECK-NOTES: :[[@LINE+3]]:12: note: the other thread's read is here
+    // CHECK-NOTES: :[[@LINE-3]]:5: note: for example, thread (0,0,0) reads 'buf[1]' and thread (1,0,0) writes it one iteration of the enclosing loop later, with blockDim (256,1,1)
+    __syncthreads();
+    acc += buf[(threadIdx.x + 1) % 256];
+    if (flag > 0)
+      __syncthreads();
+  }
+  out[threadIdx.x] = acc;
+}
+
+void launchSkips(const float *in, float *out, int npass, int flag) {
+  skipBarrierInLastPass<<<1, 256>>>(in, out, npass);
+  skipBarrierAtLastLocal<<<1, 256>>>(in, out, npass);
+  skipBarrierWhile<<<1, 256>>>(in, out, npass);
+  skipBarrierInFirstPass<<<1, 256>>>(in, out, npass);
+  skipBarrierBeforeLast<<<1, 256>>>(in, out, npass);
+  skipBarrierOnFlag<<<1, 256>>>(in, out, npass, flag);
 }

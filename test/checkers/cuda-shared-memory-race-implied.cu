@@ -33,7 +33,7 @@ __global__ void barrierUnderOtherBound(const float *in, float *out, int n,
       partial[tid / 32] = in[j * 256 + tid];
     // CHECK-NOTES: :[[@LINE-1]]:7: warning: write after read race on shared 'partial': no barrier orders this write after another thread's read [cuda-shared-memory-race]
     // CHECK-NOTES: :[[@LINE+4]]:26: note: the other thread's read is here
-    // CHECK-NOTES: :[[@LINE-3]]:7: note: for example, thread (1,0,0) reads 'partial[1]' and thread (32,0,0) writes it one iteration of the enclosing loop later, with blockDim (256,1,1)
+    // CHECK-NOTES: :[[@LINE-3]]:7: note: for example, thread (1,0,0) reads 'partial[1]' and thread (32,0,0) writes it one iteration of the enclosing loop later, when 'n' = 35, 'm' = 3, with blockDim (256,1,1)
     __syncthreads();
     if (tid < 8)
       out[j * 8 + tid] = partial[tid];

@@ -72,6 +72,33 @@ bool insideLoop(const ParentMap &Parents, const Stmt *S) {
   return false;
 }
 
+/// For a barrier branch's condition over \p Atoms: the innermost loop whose
+/// counter it reads and that counter, when the others are counters of
+/// loops around it or uniform values. Over unknown uniform values alone the
+/// branch may skip its barrier in every iteration: a loop counter says in
+/// which it does, with those values beside it (`if (pass != npass - 1)
+/// __syncthreads();`, skipped only in the last pass of `for (pass = 0; pass
+/// < npass; ++pass)`).
+std::pair<const Stmt *, unsigned>
+innermostCounter(const SymbolicTranslator &Sym, llvm::ArrayRef<unsigned> Atoms,
+                 const ParentMap &Parents) {
+  std::pair<const Stmt *, unsigned> Found{nullptr, 0};
+  if (llvm::any_of(Atoms, [&](unsigned Atom) {
+        return Sym.atoms()[Atom].IterationNumber;
+      }))
+    return Found;
+  for (unsigned Atom : Atoms) {
+    const Stmt *Loop = Sym.atoms()[Atom].Loop;
+    if (Sym.atoms()[Atom].isLoopCounter() &&
+        llvm::all_of(Atoms, [&](unsigned Other) {
+          return !Sym.atoms()[Other].isLoopCounter() ||
+                 isInside(Parents, Loop, Sym.atoms()[Other].Loop);
+        }))
+      Found = {Loop, Atom};
+  }
+  return Found;
+}
+
 } // namespace
 
 RaceConcurrency::RaceConcurrency(const KernelRaceContext &K,
@@ -144,23 +171,8 @@ RaceConcurrency::RaceConcurrency(const KernelRaceContext &K,
       continue;
     llvm::SmallVector<unsigned, 2> ConditionAtoms;
     Sym.collectAtoms(BB.Condition, ConditionAtoms);
-    // Over unknown uniform values the branch may skip its barrier in every
-    // iteration: only loop counters say in which it does.
-    if (ConditionAtoms.empty() ||
-        llvm::any_of(ConditionAtoms, [&](unsigned Atom) {
-          const SymAtom &Info = Sym.atoms()[Atom];
-          return !Info.isLoopCounter() || Info.IterationNumber;
-        }))
-      continue;
-    for (unsigned Atom : ConditionAtoms) {
-      const Stmt *Loop = Sym.atoms()[Atom].Loop;
-      if (llvm::all_of(ConditionAtoms, [&](unsigned Other) {
-            return isInside(Loop, Sym.atoms()[Other].Loop);
-          })) {
-        BB.Innermost = Loop;
-        BB.Counter = Atom;
-      }
-    }
+    std::tie(BB.Innermost, BB.Counter) =
+        innermostCounter(Sym, ConditionAtoms, Parents);
     if (!BB.Innermost)
       continue;
     BarrierBranches.push_back(BB);
