@@ -118,6 +118,15 @@ bool SharedAccessCollector::helperSyncsWarp(const FunctionDecl *Callee) {
   return It->second;
 }
 
+bool ordersWarp(SharedAccessCollector &Col, const SyncEvent &Event,
+                const Stmt *S) {
+  if (isa<GCCAsmStmt>(S))
+    return Event.Kind == SyncKind::WarpSync;
+  const auto *CE = dyn_cast<CallExpr>(S);
+  return Event.ordersWarp() ||
+         (CE && !Event.Modelled && Col.helperSyncsWarp(CE->getDirectCallee()));
+}
+
 SharedAccessCollector::SharedAccessCollector(ThreadDependenceAnalysis &Analysis,
                                              const FunctionDependence &Deps)
     : Analysis(Analysis), Context(Analysis.getContext()), Deps(Deps),
@@ -676,7 +685,7 @@ void SharedAccessCollector::collect() {
       }
       if (const auto *Asm = dyn_cast<GCCAsmStmt>(S)) {
         SyncEvent Event = classifyAsm(Asm);
-        if (Event.Kind == SyncKind::WarpSync)
+        if (ordersWarp(*this, Event, S))
           syncPointAt(S).Warp = true;
         addEvent(Event, S, B, Index);
         continue;
@@ -685,8 +694,7 @@ void SharedAccessCollector::collect() {
       if (!CE)
         continue;
       SyncEvent Event = classifySync(CE);
-      if (Event.ordersWarp() ||
-          (!Event.Modelled && helperSyncsWarp(CE->getDirectCallee())))
+      if (ordersWarp(*this, Event, CE))
         syncPointAt(CE).Warp = true;
       addEvent(Event, S, B, Index);
       if (const auto *OCE = dyn_cast<CXXOperatorCallExpr>(CE)) {

@@ -439,6 +439,13 @@ private:
       WrappedEvents;
 };
 
+/// Whether \p Event, read off \p S (a call or an asm statement), orders
+/// the lanes of a warp: a modelled warp-level sync, or a call of a helper
+/// that syncs the warp at every call (SharedAccessCollector::
+/// helperSyncsWarp).
+bool ordersWarp(SharedAccessCollector &Col, const SyncEvent &Event,
+                const Stmt *S);
+
 } // namespace clang::cuda_tidy
 
 #endif // CUDA_TIDY_ANALYSIS_SHAREDACCESSES_H

@@ -535,8 +535,8 @@ RaceConcurrency::paths(unsigned IA, unsigned IB) {
   llvm::SmallVector<Path, 6> Paths;
   // Two accesses of one call: for the lanes of a warp in one run of it,
   // their order inside the helper.
-  bool OneCall = IA != IB && A.Anchor == B.Anchor && A.Segment == B.Segment &&
-                 A.Via && A.Via == B.Via;
+  bool OneCallSite = IA != IB && A.Anchor == B.Anchor && A.Segment == B.Segment;
+  bool OneCall = OneCallSite && A.Via && A.Via == B.Via;
   HelperWarpOrder InCall;
   bool CallInLoop = OneCall && insideLoop(Parents, A.Anchor);
   if (OneCall)
@@ -546,8 +546,7 @@ RaceConcurrency::paths(unsigned IA, unsigned IB) {
   if (IA == IB) {
     if (A.Means != AccessMeans::Collective)
       Paths.push_back({Self, 0, 0, nullptr, true});
-  } else if (A.Anchor == B.Anchor &&
-             A.Segment == B.Segment) { // Two accesses inside one inlined call.
+  } else if (OneCallSite) { // Two accesses inside one inlined call.
     Path P{AThenB, 0, 0, nullptr, InCall.Unsynced};
     P.WarpSameRound = InCall.SameRound;
     Paths.push_back(std::move(P));

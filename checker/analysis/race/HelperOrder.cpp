@@ -13,6 +13,7 @@
 #include "analysis/race/HelperOrder.h"
 #include "analysis/SharedAccesses.h"
 #include "analysis/dependence/ThreadDependence.h"
+#include "analysis/race/RaceCommon.h"
 #include "model/SyncEvents.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/ParentMap.h"
@@ -22,6 +23,7 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include <cstdint>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -165,16 +167,13 @@ HelperWarpOrders::helperOf(const FunctionDecl *Callee) {
         continue;
       const Stmt *St = S->getStmt();
       H.ElementAt.try_emplace(St, B, I);
-      bool Sync = BarrierCalls.contains(St);
-      if (const auto *CE = dyn_cast<CallExpr>(St)) {
-        SyncEvent Event = classifySync(CE);
-        Sync |= Event.isBarrier() || Event.ordersWarp() ||
-                (!Event.Modelled && Col.helperSyncsWarp(CE->getDirectCallee()));
-      } else if (const auto *Asm = dyn_cast<GCCAsmStmt>(St)) {
-        SyncEvent Event = classifyAsm(Asm);
-        Sync |= Event.Kind == SyncKind::WarpSync || Event.isBarrier();
-      }
-      if (Sync) {
+      std::optional<SyncEvent> Event;
+      if (const auto *CE = dyn_cast<CallExpr>(St))
+        Event = classifySync(CE);
+      else if (const auto *Asm = dyn_cast<GCCAsmStmt>(St))
+        Event = classifyAsm(Asm);
+      if (BarrierCalls.contains(St) ||
+          (Event && (Event->isBarrier() || ordersWarp(Col, *Event, St)))) {
         H.Syncs.insert(St);
         Starts.push_back({B, I + 1});
       }
@@ -215,17 +214,11 @@ HelperWarpOrder HelperWarpOrders::order(const SharedAccess &A,
   const Stmt *EA = ElementOf(A.E), *EB = ElementOf(B.E);
   if (!EA || !EB)
     return Unknown;
-  auto Inside = [&](const Stmt *S, const Stmt *Loop) {
-    for (; S; S = H->Parents->getParent(S))
-      if (S == Loop)
-        return true;
-    return false;
-  };
   llvm::SmallVector<const Stmt *, 2> Loops;
   for (const Stmt *S = H->Parents->getParent(A.E); S;
        S = H->Parents->getParent(S))
     if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S) &&
-        H->LoopBit.count(S) && Inside(B.E, S))
+        H->LoopBit.count(S) && isInside(*H->Parents, B.E, S))
       Loops.push_back(S);
   HelperWarpOrder Order;
   Order.Unsynced = false;
