@@ -545,7 +545,10 @@ def run_side(bug, side, commit, args, sources):
         result["status"] = "timeout"
         return result
     (work / f"{side}.log").write_text(log)
-    if "USAGE: clang-tidy" in log or "Error: no checks enabled" in log:
+    # cuda-tidy's own errors (a plugin it cannot find, an unreadable
+    # database) end the run before any unit is analysed.
+    if ("USAGE: clang-tidy" in log or "Error: no checks enabled" in log
+            or re.search(r"^cuda-tidy: error: ", log, re.M)):
         raise InputError(f"{bug['id']}: the checker did not run (see {work / (side + '.log')})")
     # Any error-level diagnostic (also a warning that defaults to an error,
     # tagged with its own clang-diagnostic-<name>) means the AST is not the
