@@ -192,12 +192,103 @@ SymId SymbolicTranslator::atomFor(const VarDecl *VD, std::string Name) {
   return add(N);
 }
 
+namespace {
+
+/// How a loop steps its counter: `++i`, `i += e`, `i >>= e`, `i = i * e`...
+struct CounterStep {
+  const VarDecl *Counter = nullptr;
+  SymNode::Kind Op = SymNode::Add;
+  const Expr *Step = nullptr; // Null: one.
+};
+
+std::optional<CounterStep> counterStep(const Expr *Inc) {
+  if (!Inc)
+    return std::nullopt;
+  Inc = Inc->IgnoreParenImpCasts();
+  CounterStep Result;
+  if (const auto *UO = dyn_cast<UnaryOperator>(Inc)) {
+    if (!UO->isIncrementDecrementOp())
+      return std::nullopt;
+    Result.Counter = refVar(UO->getSubExpr());
+    Result.Op = UO->isIncrementOp() ? SymNode::Add : SymNode::Sub;
+  } else if (const auto *CAO = dyn_cast<CompoundAssignOperator>(Inc)) {
+    auto K = binaryKind(
+        BinaryOperator::getOpForCompoundAssignment(CAO->getOpcode()));
+    if (!K)
+      return std::nullopt;
+    Result.Counter = refVar(CAO->getLHS());
+    Result.Op = *K;
+    Result.Step = CAO->getRHS();
+  } else if (const auto *BO = dyn_cast<BinaryOperator>(Inc)) {
+    const auto *RHS =
+        dyn_cast<BinaryOperator>(BO->getRHS()->IgnoreParenImpCasts());
+    if (BO->getOpcode() != BO_Assign || !RHS ||
+        refVar(RHS->getLHS()) != refVar(BO->getLHS()))
+      return std::nullopt;
+    auto K = binaryKind(RHS->getOpcode());
+    if (!K)
+      return std::nullopt;
+    Result.Counter = refVar(BO->getLHS());
+    Result.Op = *K;
+    Result.Step = RHS->getRHS();
+  }
+  if (!Result.Counter || !Result.Counter->getType()->isIntegerType())
+    return std::nullopt;
+  return Result;
+}
+
+/// `i < e` in either order: the comparison with the counter on the left,
+/// and e.
+std::optional<std::pair<SymNode::Kind, const Expr *>>
+counterBound(const Expr *Cond, const VarDecl *Counter) {
+  const auto *BO =
+      Cond ? dyn_cast<BinaryOperator>(Cond->IgnoreParenImpCasts()) : nullptr;
+  if (!BO)
+    return std::nullopt;
+  auto Compare = binaryKind(BO->getOpcode());
+  if (!Compare || *Compare < SymNode::Lt || *Compare > SymNode::Ne)
+    return std::nullopt;
+  if (refVar(BO->getLHS()) == Counter)
+    return std::make_pair(*Compare, BO->getRHS());
+  if (refVar(BO->getRHS()) == Counter)
+    return std::make_pair(mirror(*Compare), BO->getLHS());
+  return std::nullopt;
+}
+
+/// Whether a `continue` of the loop whose body is \p S (not of a loop
+/// nested in it) is in \p S: it would skip a step written in the body.
+bool continuesOwnLoop(const Stmt *S) {
+  if (!S)
+    return false;
+  if (isa<ContinueStmt>(S))
+    return true;
+  if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S))
+    return false;
+  for (const Stmt *Child : S->children())
+    if (continuesOwnLoop(Child))
+      return true;
+  return false;
+}
+
+} // namespace
+
 void SymbolicTranslator::findLoopCounters(const Stmt *S) {
   if (!S)
     return;
   // Outer loops first, so an inner loop's bounds can name the outer counter.
   if (const auto *For = dyn_cast<ForStmt>(S))
     addLoopCounter(For);
+  // A `while` loop's counter is set by a statement before the loop in the
+  // same block.
+  if (const auto *Compound = dyn_cast<CompoundStmt>(S))
+    for (unsigned I = 0; I < Compound->size(); ++I) {
+      const Stmt *Child = Compound->body_begin()[I];
+      if (const auto *Attributed = dyn_cast<AttributedStmt>(Child))
+        Child = Attributed->getSubStmt();
+      if (const auto *While = dyn_cast<WhileStmt>(Child))
+        addWhileCounter(
+            While, llvm::ArrayRef<const Stmt *>(Compound->body_begin(), I));
+    }
   for (const Stmt *Child : S->children())
     findLoopCounters(Child);
 }
@@ -223,70 +314,78 @@ void SymbolicTranslator::addLoopCounter(const ForStmt *For) {
   }
   if (!Counter || !Init || !Counter->getType()->isIntegerType())
     return;
-  // cond: `i < e` in either order.
-  const auto *Cond =
-      dyn_cast<BinaryOperator>(For->getCond()->IgnoreParenImpCasts());
-  if (!Cond)
+  auto Bound = counterBound(For->getCond(), Counter);
+  std::optional<CounterStep> Step = counterStep(For->getInc());
+  if (!Bound || !Step || Step->Counter != Counter)
     return;
-  auto Compare = binaryKind(Cond->getOpcode());
-  if (!Compare || *Compare < SymNode::Lt || *Compare > SymNode::Ne)
-    return;
-  const Expr *Bound = nullptr;
-  if (refVar(Cond->getLHS()) == Counter) {
-    Bound = Cond->getRHS();
-  } else if (refVar(Cond->getRHS()) == Counter) {
-    Bound = Cond->getLHS();
-    Compare = mirror(*Compare);
-  } else {
-    return;
-  }
-  // inc: `++i`, `i += e`, `i >>= e`, `i = i * e`, ...
-  const Expr *Inc = For->getInc()->IgnoreParenImpCasts();
-  SymNode::Kind StepOp = SymNode::Add;
-  const Expr *Step = nullptr;
-  unsigned IncWrites = 1;
-  if (const auto *UO = dyn_cast<UnaryOperator>(Inc)) {
-    if (!UO->isIncrementDecrementOp() || refVar(UO->getSubExpr()) != Counter)
-      return;
-    StepOp = UO->isIncrementOp() ? SymNode::Add : SymNode::Sub;
-  } else if (const auto *CAO = dyn_cast<CompoundAssignOperator>(Inc)) {
-    if (refVar(CAO->getLHS()) != Counter)
-      return;
-    auto K = binaryKind(
-        BinaryOperator::getOpForCompoundAssignment(CAO->getOpcode()));
-    if (!K)
-      return;
-    StepOp = *K;
-    Step = CAO->getRHS();
-  } else if (const auto *BO = dyn_cast<BinaryOperator>(Inc)) {
-    const auto *RHS =
-        dyn_cast<BinaryOperator>(BO->getRHS()->IgnoreParenImpCasts());
-    if (BO->getOpcode() != BO_Assign || refVar(BO->getLHS()) != Counter ||
-        !RHS || refVar(RHS->getLHS()) != Counter)
-      return;
-    auto K = binaryKind(RHS->getOpcode());
-    if (!K)
-      return;
-    StepOp = *K;
-    Step = RHS->getRHS();
-  } else {
-    return;
-  }
-  // The body must not write the counter.
+  // The body must not write the counter: the step is its one write, and
+  // the init's when it is an assignment.
   bool DeclaredInInit = isa_and_nonnull<DeclStmt>(For->getInit());
-  if (Assignments.lookup(Counter) != IncWrites + (DeclaredInInit ? 0 : 1))
+  if (Assignments.lookup(Counter) != 1u + (DeclaredInInit ? 0 : 1))
     return;
+  registerCounter(For, Counter, Init, Bound->first, Bound->second, Step->Op,
+                  Step->Step);
+}
 
+void SymbolicTranslator::addWhileCounter(const WhileStmt *While,
+                                         llvm::ArrayRef<const Stmt *> Before) {
+  // `int i = e; ... while (i < n) { ...; ++i; }`: the body's last statement
+  // steps the counter and nothing else writes it, so in each iteration it
+  // holds one value from the first statement of the body to the step, as a
+  // `for` loop's does. A `continue` would skip the step.
+  const auto *Body = dyn_cast<CompoundStmt>(While->getBody());
+  if (!Body || Body->body_empty() || While->getConditionVariable() ||
+      continuesOwnLoop(Body))
+    return;
+  std::optional<CounterStep> Step =
+      counterStep(dyn_cast<Expr>(Body->body_back()));
+  if (!Step)
+    return;
+  const VarDecl *Counter = Step->Counter;
+  if (LoopCounters.count(Counter) || ThreadCounters.count(Counter))
+    return;
+  auto Bound = counterBound(While->getCond(), Counter);
+  if (!Bound)
+    return;
+  // The value on entry: the nearest earlier statement of the block that
+  // sets it, its declaration or an assignment; the count of writes then
+  // says nothing between sets it again.
+  const Expr *Init = nullptr;
+  unsigned Writes = 1;
+  for (const Stmt *S : llvm::reverse(Before)) {
+    if (const auto *DS = dyn_cast<DeclStmt>(S)) {
+      if (llvm::is_contained(DS->decls(), Counter)) {
+        Init = Counter->getInit();
+        break;
+      }
+    } else if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
+      if (BO->getOpcode() == BO_Assign && refVar(BO->getLHS()) == Counter) {
+        Init = BO->getRHS();
+        Writes = 2;
+        break;
+      }
+    }
+  }
+  if (!Init || Assignments.lookup(Counter) != Writes)
+    return;
+  registerCounter(While, Counter, Init, Bound->first, Bound->second, Step->Op,
+                  Step->Step);
+}
+
+void SymbolicTranslator::registerCounter(
+    const Stmt *Loop, const VarDecl *Counter, const Expr *Init,
+    SymNode::Kind Compare, const Expr *Bound, SymNode::Kind StepOp,
+    const Expr *Step) {
   unsigned Id = Atoms.size();
   SymAtom Atom;
   Atom.Var = Counter;
   Atom.Name = Counter->getName().str();
-  Atom.Loop = For;
-  Atom.Compare = *Compare;
+  Atom.Loop = Loop;
+  Atom.Compare = Compare;
   Atom.StepOp = StepOp;
   Atoms.push_back(Atom);
   AtomIds[Counter] = Id;
-  LoopCounters[Counter] = For;
+  LoopCounters[Counter] = Loop;
   // Translate after registering, so a bound that mentions the counter does
   // not recurse.
   Atoms[Id].Init = translate(Init);

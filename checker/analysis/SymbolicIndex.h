@@ -192,6 +192,12 @@ private:
   std::vector<std::int64_t> listValues(const SymAtom &Atom,
                                        const SymEnv &Plain) const;
   void addLoopCounter(const ForStmt *For);
+  void addWhileCounter(const WhileStmt *While,
+                       llvm::ArrayRef<const Stmt *> Before);
+  void registerCounter(const Stmt *Loop, const VarDecl *Counter,
+                       const Expr *Init, SymNode::Kind Compare,
+                       const Expr *Bound, SymNode::Kind StepOp,
+                       const Expr *Step);
   void countAssignments(const Stmt *S);
 
   ASTContext &Context;
@@ -200,7 +206,7 @@ private:
   std::vector<SymNode> Nodes;
   std::vector<SymAtom> Atoms;
   llvm::DenseMap<const VarDecl *, unsigned> Assignments;
-  llvm::DenseMap<const VarDecl *, const ForStmt *> LoopCounters;
+  llvm::DenseMap<const VarDecl *, const Stmt *> LoopCounters;
   llvm::SmallPtrSet<const VarDecl *, 4> ThreadCounters;
   llvm::DenseMap<const VarDecl *, SymId> VarCache;
   llvm::DenseMap<const void *, unsigned> AtomIds;
