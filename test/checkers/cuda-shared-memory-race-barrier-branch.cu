@@ -87,10 +87,9 @@ __global__ void __launch_bounds__(256) reduceUnlessFlag(float *out, int flag) {
 // (pass = 0; pass < npass; ++pass)`: the pass that skips it has no next
 // pass, so every read is ordered before the next pass's store. The
 // condition reads the counter and a uniform parameter; the solver puts both
-// into the question. Silent, written two ways; the third, a `while` loop
-// that steps its counter after the branch, is still reported: its counter is
-// not read as the loop's, so the branch is not decided per pass (a known
-// limit, rules/cuda-shared-memory-race.md).
+// into the question. Silent, written as a `for` loop, with the bound in a
+// local, and as `while` loops that step the counter as their last
+// statement: set by its declaration, or by an assignment before the loop.
 
 __global__ void skipBarrierInLastPass(const float *in, float *out, int npass) {
   __shared__ float buf[256];
@@ -125,14 +124,28 @@ __global__ void skipBarrierWhile(const float *in, float *out, int npass) {
   int pass = 0;
   while (pass < npass) {
     buf[threadIdx.x] = in[pass * 256 + threadIdx.x];
-    // CHECK-NOTES: :[[@LINE-1]]:5: warning: write after read race on shared 'buf': no barrier orders this write after another thread's read [cuda-shared-memory-race]
-    // CHECK-NOTES: :[[@LINE+3]]:12: note: the other thread's read is here
-    // CHECK-NOTES: :[[@LINE-3]]:5: note: for example, thread (0,0,0) reads 'buf[1]' and thread (1,0,0) writes it one iteration of the enclosing loop later, with blockDim (256,1,1)
     __syncthreads();
     acc += buf[(threadIdx.x + 1) % 256];
     if (pass + 1 != npass)
       __syncthreads();
     ++pass;
+  }
+  out[threadIdx.x] = acc;
+}
+
+__global__ void skipBarrierWhileAssigned(const float *in, float *out,
+                                         int npass) {
+  __shared__ float buf[256];
+  float acc = 0;
+  int pass;
+  pass = npass;
+  while (0 < pass) {
+    buf[threadIdx.x] = in[pass * 256 + threadIdx.x];
+    __syncthreads();
+    acc += buf[255 - threadIdx.x];
+    if (pass > 1)
+      __syncthreads();
+    pass -= 1;
   }
   out[threadIdx.x] = acc;
 }
@@ -188,10 +201,55 @@ __global__ void skipBarrierOnFlag(const float *in, float *out, int npass,
   out[threadIdx.x] = acc;
 }
 
+__global__ void skipBarrierWhileFirstPass(const float *in, float *out,
+                                          int npass) {
+  __shared__ float buf[256];
+  float acc = 0;
+  int pass = 0;
+  while (pass < npass) {
+    buf[threadIdx.x] = in[pass * 256 + threadIdx.x];
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: write after read race on shared 'buf': no barrier orders this write after another thread's read [cuda-shared-memory-race]
+    // CHECK-NOTES: :[[@LINE+3]]:12: note: the other thread's read is here
+    // CHECK-NOTES: :[[@LINE-3]]:5: note: for example, thread (128,0,0) reads 'buf[129]' and thread (129,0,0) writes it one iteration of the enclosing loop later, when 'npass' = 3, with blockDim (256,1,1)
+    __syncthreads();
+    acc += buf[(threadIdx.x + 1) % 256];
+    if (pass != 0)
+      __syncthreads();
+    ++pass;
+  }
+  out[threadIdx.x] = acc;
+}
+
+// A `continue` skips the step: the counter is not the loop's, and the
+// branch cannot be decided per pass.
+__global__ void skipBarrierWhileContinue(const float *in, float *out,
+                                         int npass, int skip) {
+  __shared__ float buf[256];
+  float acc = 0;
+  int pass = 0;
+  while (pass < npass) {
+    buf[threadIdx.x] = in[pass * 256 + threadIdx.x];
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: write after read race on shared 'buf': no barrier orders this write after another thread's read [cuda-shared-memory-race]
+    // CHECK-NOTES: :[[@LINE+3]]:12: note: the other thread's read is here
+    // CHECK-NOTES: :[[@LINE-3]]:5: note: for example, thread (0,0,0) reads 'buf[1]' and thread (1,0,0) writes it one iteration of the enclosing loop later, with blockDim (256,1,1)
+    __syncthreads();
+    acc += buf[(threadIdx.x + 1) % 256];
+    if (pass + 1 != npass)
+      __syncthreads();
+    if (skip > 0)
+      continue;
+    ++pass;
+  }
+  out[threadIdx.x] = acc;
+}
+
 void launchSkips(const float *in, float *out, int npass, int flag) {
   skipBarrierInLastPass<<<1, 256>>>(in, out, npass);
   skipBarrierAtLastLocal<<<1, 256>>>(in, out, npass);
   skipBarrierWhile<<<1, 256>>>(in, out, npass);
+  skipBarrierWhileAssigned<<<1, 256>>>(in, out, npass);
+  skipBarrierWhileFirstPass<<<1, 256>>>(in, out, npass);
+  skipBarrierWhileContinue<<<1, 256>>>(in, out, npass, flag);
   skipBarrierInFirstPass<<<1, 256>>>(in, out, npass);
   skipBarrierBeforeLast<<<1, 256>>>(in, out, npass);
   skipBarrierOnFlag<<<1, 256>>>(in, out, npass, flag);
