@@ -581,7 +581,7 @@ bool KernelBankFinder::syncBetween(const SharedAccess &A,
 void KernelBankFinder::mergeMembers(std::vector<Issue> &Issues) const {
   const std::vector<SharedAccess> &Accesses = Col.accesses();
   auto Mergeable = [&](const SharedAccess &A) {
-    return !A.Via && !A.Volatile && !A.UnknownGuard &&
+    return !A.Via && !A.Volatile && !A.untranslatedGuard() &&
            (A.Kind == AccessKind::Read || A.Kind == AccessKind::Write) &&
            (A.Width == 4 || A.Width == 8) && !Sym.isUnknown(A.Offset);
   };
@@ -652,7 +652,7 @@ void KernelBankFinder::mergeMembers(std::vector<Issue> &Issues) const {
 
 std::optional<Issue>
 KernelBankFinder::unrolledRun(const SharedAccess &A) const {
-  if (A.Via || A.Volatile || A.UnknownGuard || Sym.isUnknown(A.Offset) ||
+  if (A.Via || A.Volatile || A.untranslatedGuard() || Sym.isUnknown(A.Offset) ||
       (A.Kind != AccessKind::Read && A.Kind != AccessKind::Write) ||
       (A.Width != 4 && A.Width != 8))
     return std::nullopt;
@@ -797,7 +797,7 @@ void KernelBankFinder::run(llvm::ArrayRef<BlockShape> Shapes) {
   for (std::size_t Index = 0; Index < Accesses.size(); ++Index) {
     const SharedAccess &A = Accesses[Index];
     const Issue &How = Issues[Index];
-    if (A.UnknownGuard || Sym.isUnknown(A.Offset) ||
+    if (A.untranslatedGuard() || Sym.isUnknown(A.Offset) ||
         A.Kind == AccessKind::Atomic || How.Absorbed)
       continue;
     // Known shapes: the worst of them. Assumed shapes: only a conflict that

@@ -223,8 +223,9 @@ private:
   }
 
   bool usable(const SharedAccess &A) const {
-    if (!A.Var || A.isDynamic() || A.UnknownGuard || Sym.isUnknown(A.Offset) ||
-        !Sym.usesThread(A.Offset) || Col.sizeOf(A.Var) <= 0)
+    if (!A.Var || A.isDynamic() || A.untranslatedGuard() ||
+        Sym.isUnknown(A.Offset) || !Sym.usesThread(A.Offset) ||
+        Col.sizeOf(A.Var) <= 0)
       return false;
     llvm::SmallVector<unsigned, 4> Atoms;
     Sym.collectAtoms(A.Offset, Atoms);
@@ -339,7 +340,7 @@ PerThreadArrays perThreadArrays(SharedAccessCollector &Col,
   PerThreadArrays Found;
   const SymbolicTranslator &Sym = Col.symbols();
   for (const SharedAccess &A : Col.accesses()) {
-    if (!A.Var || A.Outer < 0 || A.UnknownGuard)
+    if (!A.Var || A.Outer < 0 || A.untranslatedGuard())
       continue;
     const SymNode &Index = Sym.node(A.Outer);
     if (Index.K != SymNode::Thread || Index.Value < 0 || Index.Value > 2)

@@ -447,7 +447,7 @@ void DynamicSharedBoundsAnalysis::analyze(
     DynamicSharedProblem Here = Base;
     for (unsigned Index : Info->Dynamic) {
       const SharedAccess &A = Accesses[Index];
-      if (A.UnknownGuard || KT.isUnknown(A.Offset))
+      if (A.untranslatedGuard() || KT.isUnknown(A.Offset))
         continue;
       llvm::SmallVector<unsigned, 4> Atoms;
       KT.collectAtoms(A.Offset, Atoms);
@@ -540,7 +540,7 @@ void DynamicSharedBoundsAnalysis::analyze(
   if (Overflowing < Evaluated && !FitsGenerically)
     for (unsigned Index : Info->Dynamic) {
       const SharedAccess &A = Accesses[Index];
-      if (A.UnknownGuard || KT.isUnknown(A.Offset))
+      if (A.untranslatedGuard() || KT.isUnknown(A.Offset))
         continue;
       DynamicSharedProblem Solved = Base;
       if (SymbolicOverflow(HT, KT).certain(*Block, Bytes, A, Solved)) {

@@ -462,7 +462,10 @@ void SharedAccessCollector::computeGuards(SharedAccess &A) {
       continue;
     SymId Guard = Sym.translate(Cond);
     if (Sym.isUnknown(Guard)) {
-      A.UnknownGuard = true;
+      if (isInputTest(Cond, Kernel, Sym, Parents, Context))
+        A.InputGuards.push_back({Cond, ViaTrue});
+      else
+        A.UnknownGuard = true;
       continue;
     }
     A.Guards.push_back({Guard, ViaTrue});
@@ -964,6 +967,123 @@ blockArgumentComponents(const Expr *Block,
     return std::nullopt;
   }
   return std::nullopt;
+}
+
+namespace {
+
+/// The parameter of \p Kernel whose memory \p E loads (`P[i]`), if every
+/// use of it in the kernel is such a load.
+const ParmVarDecl *readOnlyInput(const Expr *E, const FunctionDecl *Kernel,
+                                 const ParentMap &Parents) {
+  const auto *Load = dyn_cast<ImplicitCastExpr>(E->IgnoreParens());
+  if (!Load || Load->getCastKind() != CK_LValueToRValue)
+    return nullptr;
+  const auto *Subscript =
+      dyn_cast<ArraySubscriptExpr>(Load->getSubExpr()->IgnoreParens());
+  const auto *Ref =
+      Subscript
+          ? dyn_cast<DeclRefExpr>(Subscript->getBase()->IgnoreParenImpCasts())
+          : nullptr;
+  const auto *Param = Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
+  if (!Param || Param->getDeclContext() != Kernel ||
+      !Param->getType()->isPointerType() || !Kernel->getBody())
+    return nullptr;
+  // Every use: the base of a subscript whose value is loaded. A store, an
+  // address taken, a call that gets the pointer or a new value of P make
+  // the memory something the kernel may write.
+  struct Uses : RecursiveASTVisitor<Uses> {
+    const ParmVarDecl *Param;
+    const ParentMap &Parents;
+    bool OnlyLoads = true;
+    Uses(const ParmVarDecl *Param, const ParentMap &Parents)
+        : Param(Param), Parents(Parents) {}
+    bool VisitDeclRefExpr(DeclRefExpr *Use) {
+      if (Use->getDecl() != Param)
+        return true;
+      const Stmt *Up = Parents.getParentIgnoreParenImpCasts(Use);
+      const auto *ASE = dyn_cast_or_null<ArraySubscriptExpr>(Up);
+      const auto *Read = ASE && ASE->getBase()->IgnoreParenImpCasts() == Use
+                             ? dyn_cast_or_null<ImplicitCastExpr>(
+                                   Parents.getParentIgnoreParens(ASE))
+                             : nullptr;
+      if (!Read || Read->getCastKind() != CK_LValueToRValue)
+        OnlyLoads = false;
+      return OnlyLoads;
+    }
+  } Visitor(Param, Parents);
+  Visitor.TraverseStmt(const_cast<Stmt *>(Kernel->getBody()));
+  return Visitor.OnlyLoads ? Param : nullptr;
+}
+
+} // namespace
+
+bool isInputTest(const Expr *Cond, const FunctionDecl *Kernel,
+                 SymbolicTranslator &Sym, const ParentMap &Parents,
+                 ASTContext &Context) {
+  if (!Cond || !Kernel || !Kernel->hasAttr<CUDAGlobalAttr>())
+    return false;
+  const Expr *E = Cond->IgnoreParens();
+  if (const auto *Cast = dyn_cast<ImplicitCastExpr>(E);
+      Cast && Cast->getCastKind() != CK_LValueToRValue)
+    E = Cast->getSubExpr()->IgnoreParens(); // To bool.
+  if (const auto *Not = dyn_cast<UnaryOperator>(E);
+      Not && Not->getOpcode() == UO_LNot)
+    return isInputTest(Not->getSubExpr(), Kernel, Sym, Parents, Context);
+  const auto *Compare = dyn_cast<BinaryOperator>(E);
+  // `k < steps && work[i] > 0`: the condition of the block that tests the
+  // last operand is the whole expression; every operand is an input test
+  // or uniform (the branch on a uniform operand guards no access, as any
+  // uniform branch).
+  if (Compare && Compare->isLogicalOp()) {
+    for (const Expr *Side : {Compare->getLHS(), Compare->getRHS()}) {
+      SymId Value = Sym.translate(Side);
+      if ((Sym.isUnknown(Value) || Sym.usesThread(Value)) &&
+          !isInputTest(Side, Kernel, Sym, Parents, Context))
+        return false;
+    }
+    return true;
+  }
+  if (!Compare || !Compare->isComparisonOp())
+    return readOnlyInput(E, Kernel, Parents) != nullptr;
+  const Expr *LHS = Compare->getLHS()->IgnoreParens();
+  const Expr *RHS = Compare->getRHS()->IgnoreParens();
+  // The load, through the usual arithmetic conversions.
+  auto Loaded = [&](const Expr *Side) -> const Expr * {
+    while (const auto *Cast = dyn_cast<ImplicitCastExpr>(Side)) {
+      if (Cast->getCastKind() == CK_LValueToRValue)
+        return Side;
+      Side = Cast->getSubExpr()->IgnoreParens();
+    }
+    return nullptr;
+  };
+  const Expr *Load = Loaded(LHS);
+  const Expr *Other = RHS;
+  if (!Load || !readOnlyInput(Load, Kernel, Parents)) {
+    Load = Loaded(RHS);
+    Other = LHS;
+    if (!Load || !readOnlyInput(Load, Kernel, Parents))
+      return false;
+  }
+  SymId Bound = Sym.translate(Other);
+  if (Sym.isUnknown(Bound) || Sym.usesThread(Bound))
+    return false;
+  // `x > INT_MAX` holds for no element, `x <= INT_MAX` for every one.
+  QualType Element = Load->getType();
+  Expr::EvalResult Value;
+  if (Element->isIntegerType() && Other->EvaluateAsInt(Value, Context)) {
+    llvm::APSInt V = Value.Val.getInt();
+    unsigned Bits = Context.getIntWidth(Element);
+    bool Signed = Element->isSignedIntegerType();
+    llvm::APSInt Max(Signed ? llvm::APInt::getSignedMaxValue(Bits)
+                            : llvm::APInt::getMaxValue(Bits),
+                     !Signed);
+    llvm::APSInt Min(Signed ? llvm::APInt::getSignedMinValue(Bits)
+                            : llvm::APInt::getMinValue(Bits),
+                     !Signed);
+    if (llvm::APSInt::isSameValue(V, Max) || llvm::APSInt::isSameValue(V, Min))
+      return false;
+  }
+  return true;
 }
 
 } // namespace clang::cuda_tidy

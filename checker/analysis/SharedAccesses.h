@@ -239,6 +239,16 @@ struct SharedAccess {
   llvm::SmallVector<std::pair<SymId, bool>, 2> Guards;
   /// Guarded by a thread-dependent condition that could not be translated.
   bool UnknownGuard = false;
+  /// Thread-dependent conditions that could not be translated but test
+  /// only input data (isInputTest): a load of a kernel parameter's memory
+  /// that the kernel never writes, at any index, compared with a
+  /// block-uniform value (`if (work[t * n + k] > 0)`); second: the value
+  /// the access needs. Not in UnknownGuard.
+  llvm::SmallVector<std::pair<const Expr *, bool>, 1> InputGuards;
+  /// Whether some guard was not translated, input tests included.
+  bool untranslatedGuard() const {
+    return UnknownGuard || !InputGuards.empty();
+  }
   /// The local pointer the access goes through, when it was carved out of
   /// shared memory (`float *b = pool + n;`); null otherwise.
   const VarDecl *Carved = nullptr;
@@ -445,6 +455,17 @@ private:
 /// helperSyncsWarp).
 bool ordersWarp(SharedAccessCollector &Col, const SyncEvent &Event,
                 const Stmt *S);
+
+/// Whether \p Cond, a condition of \p Kernel the translator cannot follow,
+/// tests input data alone: `P[i] op u`, `u op P[i]`, `P[i]` or `!P[i]`,
+/// where P is a pointer parameter of the kernel whose memory the kernel
+/// only reads (every use of P is a load `P[...]`), i is any index, and u
+/// a block-uniform value the translator follows (not at the limit of P's
+/// element type, which no element could pass). Filling P's memory with one
+/// value then makes the test hold, or fail, in every thread at once.
+bool isInputTest(const Expr *Cond, const FunctionDecl *Kernel,
+                 SymbolicTranslator &Sym, const ParentMap &Parents,
+                 ASTContext &Context);
 
 } // namespace clang::cuda_tidy
 

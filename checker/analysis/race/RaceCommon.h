@@ -123,6 +123,9 @@ struct RaceWitness {
   /// Values of the parameters that launch relations give in terms of
   /// those (BlockShape::Relations).
   llvm::SmallVector<std::pair<unsigned, std::int64_t>, 1> Related;
+  /// The input data the witness needs, when an access is guarded by a test
+  /// of input data (SharedAccess::InputGuards): "'w[t] > 0' holds".
+  std::string InputData;
 };
 
 /// A decision's answer: no two threads meet; they meet only for some values

@@ -164,6 +164,10 @@ void RaceReport::reportPair(const SharedAccess &A, const SharedAccess &B,
   Race.OtherBlock = S.OtherBlock;
   if (S.LaterIteration)
     Race.Witness += " one iteration of the enclosing loop later";
+  if (!W.InputData.empty()) {
+    Race.Witness += ", for input data where " + W.InputData;
+    Race.NeedsData = W.InputData;
+  }
   for (const auto &[Atom, Value] : W.Uniform) {
     Race.Witness += (&Atom == &W.Uniform.front().first ? ", when '" : ", '") +
                     Sym.atoms()[Atom].Name + "' = " + std::to_string(Value);

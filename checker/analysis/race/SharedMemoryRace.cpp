@@ -17,12 +17,54 @@
 #include "analysis/race/StoredValues.h"
 #include "analysis/race/WarpUniformity.h"
 #include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
+#include "clang/Lex/Lexer.h"
 
 namespace clang::cuda_tidy {
 
 SharedRaceHandler::~SharedRaceHandler() = default;
 
 namespace {
+
+/// What the input data must hold for a pair whose accesses are guarded by
+/// tests of input data (SharedAccess::InputGuards).
+struct InputNeed {
+  bool Any = false; // Some access of the pair has such a guard.
+  /// One test, needed with one value: filling the tested memory with one
+  /// value gives it in every thread, so the witness holds for that data.
+  /// Otherwise (two tests, or one test both ways) the tests may need
+  /// values no data gives together, and the race is only possible.
+  bool Fill = false;
+  std::string Text; // "'work[t] > 0' holds"
+};
+
+InputNeed inputNeed(const SharedAccess &A, const SharedAccess &B,
+                    ASTContext &Context) {
+  InputNeed Need;
+  const Expr *Test = nullptr;
+  bool Value = false;
+  for (const SharedAccess *X : {&A, &B})
+    for (const auto &[Cond, Holds] : X->InputGuards) {
+      if (!Test) {
+        Need.Any = Need.Fill = true;
+        Test = Cond;
+        Value = Holds;
+        continue;
+      }
+      llvm::FoldingSetNodeID First, Other;
+      Test->Profile(First, Context, /*Canonical=*/true);
+      Cond->Profile(Other, Context, /*Canonical=*/true);
+      if (First != Other || Holds != Value)
+        Need.Fill = false;
+    }
+  if (Need.Fill)
+    Need.Text = "'" +
+                Lexer::getSourceText(
+                    CharSourceRange::getTokenRange(Test->getSourceRange()),
+                    Context.getSourceManager(), Context.getLangOpts())
+                    .str() +
+                "' " + (Value ? "holds" : "fails") + " in every thread";
+  return Need;
+}
 
 /// The race analysis of one kernel: the stages, and the pairs and shapes it
 /// takes them through.
@@ -168,7 +210,7 @@ bool KernelRaceFinder::checkDataIndexedPair(unsigned IA, unsigned IB,
   const SharedAccess &Plain = AtomicIsA ? B : A;
   if (Atomic.Kind != AccessKind::Atomic || Plain.Kind == AccessKind::Atomic ||
       !Sym.isUnknown(Atomic.Offset) || Sym.isUnknown(Plain.Offset) ||
-      Atomic.UnknownGuard || Plain.UnknownGuard)
+      Atomic.untranslatedGuard() || Plain.untranslatedGuard())
     return false;
   std::optional<DataIndex> Index = DataIndexed.dataIndex(Atomic);
   if (!Index)
@@ -243,6 +285,7 @@ void KernelRaceFinder::checkPair(unsigned IA, unsigned IB,
     return;
   if (A.UnknownGuard || B.UnknownGuard)
     return;
+  InputNeed Input = inputNeed(A, B, K.Context);
   // Lanes of one warp storing a value the warp agrees on (the result of a
   // warp reduction) leave the same bytes whatever their order: only threads
   // of different warps can race then (`s[warp] = warpSum;` with no lane
@@ -280,12 +323,14 @@ void KernelRaceFinder::checkPair(unsigned IA, unsigned IB,
       Trips = needsZeroTrips(IA, IB, Shape);
     if (*Trips == ZeroTrips::Impossible)
       return;
-    if (V == RaceVerdict::Definite && wayNeedsValues(A, B, *Trips))
+    if (V == RaceVerdict::Definite &&
+        (wayNeedsValues(A, B, *Trips) || (Input.Any && !Input.Fill)))
       V = RaceVerdict::Possible;
     if (V == RaceVerdict::Possible &&
         (!K.Options.ReportPossibleRaces || Report.reported(A, true) ||
          Report.reported(B, true)))
       continue;
+    W.InputData = Input.Text;
     Report.reportPair(A, B, IA == IB, S, W, V, Shape, Atoms);
     return;
   }
