@@ -86,7 +86,7 @@ __global__ void voteTwoWarps(const int *in, int *out) {
     buf[threadIdx.x] = v;
     __syncthreads();
     // CHECK-NOTES: :[[@LINE-1]]:5: warning: barrier '__syncthreads' may be reached by only some threads of the block [cuda-divergent-barrier]
-    // CHECK-NOTES: :[[@LINE-4]]:7: note: threads of a block may disagree on this condition: it depends on the result of '__any_sync'
+    // CHECK-NOTES: :[[@LINE-4]]:7: note: threads of a block may disagree on this condition: it depends on the result of '__any_sync', which the lanes of its mask share but other warps need not
     v = buf[63 - threadIdx.x];
   }
   out[threadIdx.x] = v;
@@ -100,7 +100,7 @@ __global__ void ballotSometimesTwoWarps(const int *in, int *out) {
     buf[threadIdx.x] = v;
     __syncthreads();
     // CHECK-NOTES: :[[@LINE-1]]:5: warning: barrier '__syncthreads' may be reached by only some threads of the block [cuda-divergent-barrier]
-    // CHECK-NOTES: :[[@LINE-4]]:7: note: threads of a block may disagree on this condition: it depends on the result of '__ballot_sync'
+    // CHECK-NOTES: :[[@LINE-4]]:7: note: threads of a block may disagree on this condition: it depends on the result of '__ballot_sync', which the lanes of its mask share but other warps need not
     v = buf[blockDim.x - 1 - threadIdx.x];
   }
   out[threadIdx.x] = v;
@@ -114,7 +114,7 @@ __global__ void voteUnlaunched(const int *in, int *out) {
     buf[threadIdx.x] = v;
     __syncthreads();
     // CHECK-NOTES: :[[@LINE-1]]:5: warning: barrier '__syncthreads' may be reached by only some threads of the block [cuda-divergent-barrier]
-    // CHECK-NOTES: :[[@LINE-4]]:7: note: threads of a block may disagree on this condition: it depends on the result of '__all_sync'
+    // CHECK-NOTES: :[[@LINE-4]]:7: note: threads of a block may disagree on this condition: it depends on the result of '__all_sync', which the lanes of its mask share but other warps need not
     v = buf[31 - threadIdx.x];
   }
   out[threadIdx.x] = v;

@@ -493,6 +493,11 @@ ThreadWitness ExpressionDependence::witness(const Expr *E, const LocalState &S,
                (Event.ClusterDependentResult ? dep::Cluster : 0);
     if (Result & Bits) {
       W.Source = "the result of '" + Event.Name + "'";
+      // A vote or reduction over a warp's lanes: what differs is the warp
+      // (or the lanes outside its mask), not the lane.
+      if (Event.isLaneReduction())
+        W.Source += ", which the lanes of its mask share but other warps "
+                    "need not";
       return W;
     }
     const FunctionDecl *Callee = CE->getDirectCallee();
