@@ -34,6 +34,8 @@ generated config headers, macros its build system defines) are described
 with options that apply to every entry: `-I DIR`, `-D NAME[=VALUE]`,
 `--include FILE` (force-included before the file), `--extra-arg ARG`;
 `--under DIR` and `--exclude GLOB` choose which translation units to write,
+`--suffix SUFFIX` names the translation units of a tree whose CUDA sources
+are not `.cu` files (libcu++'s tests are `*.pass.cpp`, compiled as CUDA),
 `--unit GLOB` keeps a `.cu` file that another includes only under an `#if`
 (a "single compilation unit" build switch) as a translation unit of its own,
 and `--sample N` keeps N of them, evenly spread over the sorted list, for a
@@ -240,6 +242,11 @@ def main():
         help="a translation unit even if another file includes it (repeatable)",
     )
     parser.add_argument(
+        "--suffix", action="append", default=[], metavar="SUFFIX",
+        help="file names ending in SUFFIX are translation units (repeatable; default: .cu), "
+        "e.g. --suffix=.pass.cpp for libcu++'s tests, compiled as CUDA like .cu files",
+    )
+    parser.add_argument(
         "--sample", type=int, metavar="N",
         help="keep only N translation units, evenly spread over the sorted list",
     )
@@ -257,7 +264,8 @@ def main():
         p for p in fragments
         if not any(fnmatch.fnmatch(os.path.relpath(p, root), glob) for glob in args.unit)
     }
-    units = [p for p in sources if p.endswith(".cu") and p not in fragments]
+    suffixes = tuple(args.suffix or [".cu"])
+    units = [p for p in sources if p.endswith(suffixes) and p not in fragments]
     units = [p for p in units if selected(os.path.relpath(p, root), args)]
     if args.sample is not None and 0 < args.sample < len(units):
         step = len(units) / args.sample
