@@ -462,7 +462,7 @@ void SharedAccessCollector::computeGuards(SharedAccess &A) {
       continue;
     SymId Guard = Sym.translate(Cond);
     if (Sym.isUnknown(Guard)) {
-      if (isInputTest(Cond, Kernel, Sym, Parents, Context))
+      if (isInputTest(Cond, Kernel, Sym, Parents, Context, ReadOnlyInputs))
         A.InputGuards.push_back({Cond, ViaTrue});
       else
         A.UnknownGuard = true;
@@ -972,9 +972,12 @@ blockArgumentComponents(const Expr *Block,
 namespace {
 
 /// The parameter of \p Kernel whose memory \p E loads (`P[i]`), if every
-/// use of it in the kernel is such a load.
+/// use of it in the kernel is such a load. \p ReadOnly keeps each
+/// parameter's answer: the scan is of the whole body, and every access
+/// under every untranslated guard asks.
 const ParmVarDecl *readOnlyInput(const Expr *E, const FunctionDecl *Kernel,
-                                 const ParentMap &Parents) {
+                                 const ParentMap &Parents,
+                                 ReadOnlyParams &ReadOnly) {
   const auto *Load = dyn_cast<ImplicitCastExpr>(E->IgnoreParens());
   if (!Load || Load->getCastKind() != CK_LValueToRValue)
     return nullptr;
@@ -988,6 +991,8 @@ const ParmVarDecl *readOnlyInput(const Expr *E, const FunctionDecl *Kernel,
   if (!Param || Param->getDeclContext() != Kernel ||
       !Param->getType()->isPointerType() || !Kernel->getBody())
     return nullptr;
+  if (auto Known = ReadOnly.find(Param); Known != ReadOnly.end())
+    return Known->second ? Param : nullptr;
   // Every use: the base of a subscript whose value is loaded. A store, an
   // address taken, a call that gets the pointer or a new value of P make
   // the memory something the kernel may write.
@@ -1012,6 +1017,7 @@ const ParmVarDecl *readOnlyInput(const Expr *E, const FunctionDecl *Kernel,
     }
   } Visitor(Param, Parents);
   Visitor.TraverseStmt(const_cast<Stmt *>(Kernel->getBody()));
+  ReadOnly[Param] = Visitor.OnlyLoads;
   return Visitor.OnlyLoads ? Param : nullptr;
 }
 
@@ -1019,7 +1025,7 @@ const ParmVarDecl *readOnlyInput(const Expr *E, const FunctionDecl *Kernel,
 
 bool isInputTest(const Expr *Cond, const FunctionDecl *Kernel,
                  SymbolicTranslator &Sym, const ParentMap &Parents,
-                 ASTContext &Context) {
+                 ASTContext &Context, ReadOnlyParams &ReadOnly) {
   if (!Cond || !Kernel || !Kernel->hasAttr<CUDAGlobalAttr>())
     return false;
   const Expr *E = Cond->IgnoreParens();
@@ -1028,7 +1034,8 @@ bool isInputTest(const Expr *Cond, const FunctionDecl *Kernel,
     E = Cast->getSubExpr()->IgnoreParens(); // To bool.
   if (const auto *Not = dyn_cast<UnaryOperator>(E);
       Not && Not->getOpcode() == UO_LNot)
-    return isInputTest(Not->getSubExpr(), Kernel, Sym, Parents, Context);
+    return isInputTest(Not->getSubExpr(), Kernel, Sym, Parents, Context,
+                       ReadOnly);
   const auto *Compare = dyn_cast<BinaryOperator>(E);
   // `k < steps && work[i] > 0`: the condition of the block that tests the
   // last operand is the whole expression; every operand is an input test
@@ -1038,13 +1045,13 @@ bool isInputTest(const Expr *Cond, const FunctionDecl *Kernel,
     for (const Expr *Side : {Compare->getLHS(), Compare->getRHS()}) {
       SymId Value = Sym.translate(Side);
       if ((Sym.isUnknown(Value) || Sym.usesThread(Value)) &&
-          !isInputTest(Side, Kernel, Sym, Parents, Context))
+          !isInputTest(Side, Kernel, Sym, Parents, Context, ReadOnly))
         return false;
     }
     return true;
   }
   if (!Compare || !Compare->isComparisonOp())
-    return readOnlyInput(E, Kernel, Parents) != nullptr;
+    return readOnlyInput(E, Kernel, Parents, ReadOnly) != nullptr;
   const Expr *LHS = Compare->getLHS()->IgnoreParens();
   const Expr *RHS = Compare->getRHS()->IgnoreParens();
   // The load, through the usual arithmetic conversions.
@@ -1058,10 +1065,10 @@ bool isInputTest(const Expr *Cond, const FunctionDecl *Kernel,
   };
   const Expr *Load = Loaded(LHS);
   const Expr *Other = RHS;
-  if (!Load || !readOnlyInput(Load, Kernel, Parents)) {
+  if (!Load || !readOnlyInput(Load, Kernel, Parents, ReadOnly)) {
     Load = Loaded(RHS);
     Other = LHS;
-    if (!Load || !readOnlyInput(Load, Kernel, Parents))
+    if (!Load || !readOnlyInput(Load, Kernel, Parents, ReadOnly))
       return false;
   }
   SymId Bound = Sym.translate(Other);
@@ -1071,16 +1078,12 @@ bool isInputTest(const Expr *Cond, const FunctionDecl *Kernel,
   QualType Element = Load->getType();
   Expr::EvalResult Value;
   if (Element->isIntegerType() && Other->EvaluateAsInt(Value, Context)) {
-    llvm::APSInt V = Value.Val.getInt();
+    const llvm::APSInt &V = Value.Val.getInt();
     unsigned Bits = Context.getIntWidth(Element);
-    bool Signed = Element->isSignedIntegerType();
-    llvm::APSInt Max(Signed ? llvm::APInt::getSignedMaxValue(Bits)
-                            : llvm::APInt::getMaxValue(Bits),
-                     !Signed);
-    llvm::APSInt Min(Signed ? llvm::APInt::getSignedMinValue(Bits)
-                            : llvm::APInt::getMinValue(Bits),
-                     !Signed);
-    if (llvm::APSInt::isSameValue(V, Max) || llvm::APSInt::isSameValue(V, Min))
+    bool Unsigned = !Element->isSignedIntegerType();
+    if (llvm::APSInt::isSameValue(V,
+                                  llvm::APSInt::getMaxValue(Bits, Unsigned)) ||
+        llvm::APSInt::isSameValue(V, llvm::APSInt::getMinValue(Bits, Unsigned)))
       return false;
   }
   return true;

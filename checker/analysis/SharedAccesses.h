@@ -323,6 +323,10 @@ struct SyncPoint {
 
 struct CalleeConditions; // CalleeBodies.h
 
+/// Per pointer parameter of a kernel: whether the kernel only loads through
+/// it (isInputTest).
+using ReadOnlyParams = llvm::DenseMap<const ParmVarDecl *, bool>;
+
 class SharedAccessCollector {
 public:
   /// \p Analysis gives the callees' CFGs and barriers (inlineCall()).
@@ -447,6 +451,7 @@ private:
   /// wrappedEvent() of each helper called, asked once per helper.
   llvm::DenseMap<const FunctionDecl *, std::optional<WrappedEvent>>
       WrappedEvents;
+  ReadOnlyParams ReadOnlyInputs;
 };
 
 /// Whether \p Event, read off \p S (a call or an asm statement), orders
@@ -463,9 +468,11 @@ bool ordersWarp(SharedAccessCollector &Col, const SyncEvent &Event,
 /// a block-uniform value the translator follows (not at the limit of P's
 /// element type, which no element could pass). Filling P's memory with one
 /// value then makes the test hold, or fail, in every thread at once.
+/// \p ReadOnly keeps, per pointer parameter, whether the kernel only loads
+/// through it (ReadOnlyParams).
 bool isInputTest(const Expr *Cond, const FunctionDecl *Kernel,
                  SymbolicTranslator &Sym, const ParentMap &Parents,
-                 ASTContext &Context);
+                 ASTContext &Context, ReadOnlyParams &ReadOnly);
 
 } // namespace clang::cuda_tidy
 
