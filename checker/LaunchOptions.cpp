@@ -83,12 +83,17 @@ LaunchIndexOptions::LaunchIndexOptions(ClangTidyCheck::OptionsView &Options)
     : ReadDir(optionOrEnvironment(Options, "LaunchIndex",
                                   "CUDA_TIDY_LAUNCH_INDEX")),
       WriteDir(optionOrEnvironment(Options, "WriteLaunchIndex",
-                                   "CUDA_TIDY_WRITE_LAUNCH_INDEX")) {}
+                                   "CUDA_TIDY_WRITE_LAUNCH_INDEX")),
+      ConfiguredRead(Options.getLocalOrGlobal("LaunchIndex", "")),
+      ConfiguredWrite(Options.getLocalOrGlobal("WriteLaunchIndex", "")) {}
 
 void LaunchIndexOptions::store(ClangTidyCheck::OptionsView &Options,
                                ClangTidyOptions::OptionMap &Opts) const {
-  Options.store(Opts, "LaunchIndex", ReadDir);
-  Options.store(Opts, "WriteLaunchIndex", WriteDir);
+  // What the configuration says, not the environment's fallback: cuda-tidy
+  // passes a new temporary directory in every run, and `--dump-config`,
+  // which the result cache hashes, would then differ from run to run.
+  Options.store(Opts, "LaunchIndex", ConfiguredRead);
+  Options.store(Opts, "WriteLaunchIndex", ConfiguredWrite);
 }
 
 const ProgramLaunches *LaunchIndexOptions::index() const {

@@ -67,6 +67,8 @@ public:
 
 private:
   std::string ReadDir, WriteDir;
+  /// The options as configured, without the environment.
+  std::string ConfiguredRead, ConfiguredWrite;
 };
 
 /// When \p Shape, the shape a report about \p Kernel was found with, is
