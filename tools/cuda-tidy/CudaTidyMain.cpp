@@ -517,10 +517,6 @@ int main(int Argc, const char **Argv) {
 
   cuda_tidy::SplitCommand Split =
       cuda_tidy::splitCommand(ArrayRef<std::string>(Args).drop_front());
-  // Every launch in the database first, so that each kernel is analysed
-  // with the shapes it is launched with in any file (LaunchIndex.h).
-  cuda_tidy::LaunchIndex Launches(Args, Split.DatabaseDir.value_or(""),
-                                  Split.Files);
   bool UseGate = Gate.Sarif || Gate.Baseline || Gate.WriteBaseline ||
                  Gate.Diff || *Jobs ||
                  (Split.DatabaseDir && Split.Files.empty()) || Gate.Part ||
@@ -546,6 +542,17 @@ int main(int Argc, const char **Argv) {
     }
     Results = std::move(*Opened);
     Gate.Cache = Results.get();
+  }
+  // Every launch in the database first, so that each kernel is analysed
+  // with the shapes it is launched with in any file (LaunchIndex.h).
+  cuda_tidy::LaunchIndex Launches(Args, Split.DatabaseDir.value_or(""),
+                                  Split.Files, Gate.Jobs, Results.get());
+  if (Results && !Launches.directory().empty()) {
+    Results->readLaunchIndex(Launches.directory());
+    errs() << "cuda-tidy: result cache '" << Results->directory()
+           << "': launch pre-pass replayed " << Launches.replayed() << " of "
+           << Launches.files() << (Launches.files() == 1 ? " file" : " files")
+           << "\n";
   }
   int Status;
   if (UseGate) {

@@ -1,6 +1,8 @@
 //===--- LaunchIndex.cpp - Every launch in a compile database -------------===//
 
 #include "LaunchIndex.h"
+#include "Parallel.h"
+#include "ResultCache.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
@@ -8,7 +10,7 @@
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/Program.h"
+#include <atomic>
 #include <cstdlib>
 
 extern char **environ;
@@ -99,6 +101,47 @@ std::string textOf(StringRef Path) {
   return Buffer ? (*Buffer)->getBuffer().str() : std::string();
 }
 
+/// The index files one pre-pass wrote into \p Dir, as one cache field:
+/// each text after its length.
+std::string packIndexFiles(StringRef Dir) {
+  std::vector<std::string> Texts;
+  std::error_code EC;
+  for (sys::fs::directory_iterator It(Dir, EC), End; It != End && !EC;
+       It.increment(EC))
+    if (sys::path::extension(It->path()) == ".json")
+      Texts.push_back(textOf(It->path()));
+  llvm::sort(Texts);
+  std::string Packed;
+  for (const std::string &Text : Texts)
+    Packed += std::to_string(Text.size()) + "\n" + Text;
+  return Packed;
+}
+
+/// Writes the index files \p Packed holds into \p Dir, named after
+/// \p File; false if \p Packed is not such a field or a file cannot be
+/// written.
+bool unpackIndexFiles(StringRef Packed, StringRef Dir, StringRef File) {
+  while (!Packed.empty()) {
+    auto [Digits, Rest] = Packed.split('\n');
+    size_t Length;
+    if (Digits.getAsInteger(10, Length) || Length > Rest.size())
+      return false;
+    SmallString<256> Model(Dir);
+    sys::path::append(Model, sys::path::filename(File) + "-%%%%%%%%.json");
+    int FD;
+    SmallString<256> Path;
+    if (sys::fs::createUniqueFile(Model, FD, Path))
+      return false;
+    raw_fd_ostream Out(FD, /*shouldClose=*/true);
+    Out << Rest.take_front(Length);
+    Out.close();
+    if (Out.has_error())
+      return false;
+    Packed = Rest.drop_front(Length);
+  }
+  return true;
+}
+
 } // namespace
 
 std::vector<std::string> launchingFiles(StringRef DatabaseDir,
@@ -161,38 +204,82 @@ std::vector<std::string> launchingFiles(StringRef DatabaseDir,
 }
 
 LaunchIndex::LaunchIndex(ArrayRef<std::string> ClangTidyArgs,
-                         StringRef DatabaseDir, ArrayRef<std::string> Sources) {
+                         StringRef DatabaseDir, ArrayRef<std::string> Sources,
+                         unsigned Jobs, ResultCache *Cache) {
   if (DatabaseDir.empty() || ClangTidyArgs.empty())
     return;
-  std::vector<std::string> Files = launchingFiles(DatabaseDir, Sources);
-  if (Files.empty() ||
+  std::vector<std::string> Launching = launchingFiles(DatabaseDir, Sources);
+  if (Launching.empty() ||
       sys::fs::createUniqueDirectory("cuda-tidy-launches", Dir))
     return;
-  std::vector<std::string> Args = {ClangTidyArgs.front(),
-                                   std::string("--checks=-*,") + WriterCheck,
-                                   "-p=" + DatabaseDir.str(), "--quiet"};
+  Files = Launching.size();
+  // What the pre-pass runs: the writer alone, with the real run's plugin
+  // and arguments. The cache hashes these words, not the -p folder, which
+  // is a temporary copy when the database is rewritten.
+  std::vector<std::string> Words = {std::string("--checks=-*,") + WriterCheck,
+                                    "--quiet"};
   for (StringRef Arg : ClangTidyArgs.drop_front()) {
     if (Arg == "--")
       break;
     if (Arg.starts_with("--load") || Arg.starts_with("--extra-arg") ||
         Arg.starts_with("-extra-arg"))
-      Args.push_back(Arg.str());
+      Words.push_back(Arg.str());
   }
-  Args.insert(Args.end(), Files.begin(), Files.end());
-  std::vector<StringRef> ArgRefs(Args.begin(), Args.end());
-
   // The pre-pass's environment: ours, and where to write.
   std::vector<std::string> Environment;
   for (char **Var = environ; *Var; ++Var)
     if (!StringRef(*Var).starts_with("CUDA_TIDY_WRITE_LAUNCH_INDEX=") &&
         !StringRef(*Var).starts_with("CUDA_TIDY_LAUNCH_INDEX="))
       Environment.push_back(*Var);
-  Environment.push_back("CUDA_TIDY_WRITE_LAUNCH_INDEX=" + Dir.str().str());
-  std::vector<StringRef> EnvRefs(Environment.begin(), Environment.end());
-  // Its diagnostics (parse errors) are the real run's to show.
-  std::optional<StringRef> Silent[3] = {StringRef(""), StringRef(""),
-                                        StringRef("")};
-  sys::ExecuteAndWait(Args.front(), ArgRefs, EnvRefs, Silent);
+  // Its diagnostics (parse errors) are the real run's to show: its output
+  // is dropped.
+  auto RunInto = [&](StringRef Into, ArrayRef<std::string> Of) {
+    std::vector<std::string> Args = {ClangTidyArgs.front(),
+                                     "-p=" + DatabaseDir.str()};
+    Args.insert(Args.end(), Words.begin(), Words.end());
+    Args.insert(Args.end(), Of.begin(), Of.end());
+    std::vector<std::string> Env = Environment;
+    Env.push_back("CUDA_TIDY_WRITE_LAUNCH_INDEX=" + Into.str());
+    return runOne(Args.front(), Args, ArrayRef<std::string>(Env));
+  };
+
+  if (!Cache) {
+    // In parts, a few per worker so that one slow file holds up little;
+    // each process writes its own uniquely named files into Dir.
+    size_t Parts =
+        std::min<size_t>(Launching.size(), Jobs <= 1 ? 1 : size_t(Jobs) * 4);
+    runAll(Parts, Jobs, /*Progress=*/false, [&](size_t Part) {
+      std::vector<std::string> Of;
+      for (size_t I = Part; I < Launching.size(); I += Parts)
+        Of.push_back(Launching[I]);
+      return RunInto(Dir, Of);
+    });
+  } else {
+    // One process per file, so that each file's index files are known and
+    // a file that does not compile keeps none of the others from the cache.
+    std::atomic<size_t> FromCache = 0;
+    runAll(Launching.size(), Jobs, /*Progress=*/false, [&](size_t I) {
+      const std::string &File = Launching[I];
+      std::optional<std::string> Key = Cache->prePassKeyFor(File, Words);
+      if (Key)
+        if (std::optional<CachedRun> Hit = Cache->lookup(*Key))
+          if (unpackIndexFiles(Hit->Stdout, Dir, File)) {
+            ++FromCache;
+            return ProcessOutcome();
+          }
+      SmallString<128> Own;
+      if (sys::fs::createUniqueDirectory("cuda-tidy-launches-file", Own))
+        return RunInto(Dir, {File});
+      ProcessOutcome Outcome = RunInto(Own, {File});
+      std::string Packed = packIndexFiles(Own);
+      sys::fs::remove_directories(Own);
+      unpackIndexFiles(Packed, Dir, File);
+      if (Key && Outcome.Status == 0 && Outcome.Failure.empty())
+        Cache->store(*Key, {0, Packed, "", ""});
+      return Outcome;
+    });
+    Replayed = FromCache;
+  }
   ::setenv("CUDA_TIDY_LAUNCH_INDEX", Dir.c_str(), /*overwrite=*/1);
 }
 

@@ -10,7 +10,10 @@
 // byte counts of its launches in every file.
 //
 // Both passes get the directory through the environment, so that neither
-// overrides the user's `--config` or `.clang-tidy` files.
+// overrides the user's `--config` or `.clang-tidy` files. The pre-pass runs
+// on the real run's -j workers; with a result cache, one process per file,
+// whose index files the cache keeps (ResultCache.h), so that a warm run
+// parses only the files that changed.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,6 +27,8 @@
 #include <vector>
 
 namespace cuda_tidy {
+
+class ResultCache;
 
 /// The files of `<DatabaseDir>/compile_commands.json` that may launch a
 /// kernel that \p Sources (every file of the database when empty) define in
@@ -42,10 +47,13 @@ public:
   /// Runs the pre-pass with \p ClangTidyArgs (the real run's command line,
   /// whose `--load` and `--extra-arg`s it keeps) over the files of the
   /// database in \p DatabaseDir that may launch the kernels of \p Sources
-  /// (every file of the database when empty). Does nothing when
-  /// \p DatabaseDir is empty; a failed pre-pass only leaves the index empty.
+  /// (every file of the database when empty), on \p Jobs workers, taking
+  /// and keeping each file's index in \p Cache when there is one. Does
+  /// nothing when \p DatabaseDir is empty; a failed pre-pass only leaves
+  /// the index empty.
   LaunchIndex(llvm::ArrayRef<std::string> ClangTidyArgs,
-              llvm::StringRef DatabaseDir, llvm::ArrayRef<std::string> Sources);
+              llvm::StringRef DatabaseDir, llvm::ArrayRef<std::string> Sources,
+              unsigned Jobs = 1, ResultCache *Cache = nullptr);
   ~LaunchIndex();
   LaunchIndex(const LaunchIndex &) = delete;
   LaunchIndex &operator=(const LaunchIndex &) = delete;
@@ -53,8 +61,15 @@ public:
   /// The directory the index is in; empty when there is none.
   llvm::StringRef directory() const { return Dir; }
 
+  /// The files the pre-pass covered, and of them those whose index came
+  /// from the cache.
+  size_t files() const { return Files; }
+  size_t replayed() const { return Replayed; }
+
 private:
   llvm::SmallString<128> Dir;
+  size_t Files = 0;
+  size_t Replayed = 0;
 };
 
 } // namespace cuda_tidy

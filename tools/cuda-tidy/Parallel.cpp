@@ -116,7 +116,8 @@ std::string readAndRemove(StringRef Path) {
 
 } // namespace
 
-ProcessOutcome runOne(StringRef Program, ArrayRef<std::string> Args) {
+ProcessOutcome runOne(StringRef Program, ArrayRef<std::string> Args,
+                      std::optional<ArrayRef<std::string>> Environment) {
   ProcessOutcome Outcome;
   SmallString<128> Out, Err;
   if (std::error_code EC =
@@ -130,10 +131,16 @@ ProcessOutcome runOne(StringRef Program, ArrayRef<std::string> Args) {
   std::optional<StringRef> Redirects[3] = {StringRef(""), StringRef(Out),
                                            StringRef(Err)};
   std::vector<StringRef> ArgRefs(Args.begin(), Args.end());
+  std::optional<std::vector<StringRef>> EnvRefs;
+  if (Environment)
+    EnvRefs.emplace(Environment->begin(), Environment->end());
+  std::optional<ArrayRef<StringRef>> Env;
+  if (EnvRefs)
+    Env = *EnvRefs;
   std::string Error;
   bool Crashed = false;
-  Outcome.Status = sys::ExecuteAndWait(Program, ArgRefs, std::nullopt,
-                                       Redirects, 0, 0, &Error, &Crashed);
+  Outcome.Status = sys::ExecuteAndWait(Program, ArgRefs, Env, Redirects, 0, 0,
+                                       &Error, &Crashed);
   Outcome.Stdout = readAndRemove(Out);
   Outcome.Stderr = readAndRemove(Err);
   if (Outcome.Status < 0 || Crashed) {

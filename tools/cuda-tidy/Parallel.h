@@ -15,6 +15,7 @@
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -50,9 +51,11 @@ struct ProcessOutcome {
 };
 
 /// Runs \p Program with \p Args (program name first) and captures its
-/// output.
-ProcessOutcome runOne(llvm::StringRef Program,
-                      llvm::ArrayRef<std::string> Args);
+/// output; in \p Environment (`NAME=VALUE` words) when one is given, else
+/// in ours.
+ProcessOutcome
+runOne(llvm::StringRef Program, llvm::ArrayRef<std::string> Args,
+       std::optional<llvm::ArrayRef<std::string>> Environment = std::nullopt);
 
 /// Calls \p Run for 0 to \p Count - 1, at most \p Workers at a time (each
 /// call typically waits on runOne); results in index order. With

@@ -164,20 +164,8 @@ ResultCache::open(StringRef Dir, StringRef ClangTidy, StringRef Plugin,
   for (const std::string &Word : Command.AfterFiles)
     Shared.add(Word);
 
-  // The launch index's files, by their contents: their names are random.
-  if (std::optional<std::string> Index =
-          sys::Process::GetEnv("CUDA_TIDY_LAUNCH_INDEX")) {
-    std::vector<std::string> Launches;
-    std::error_code EC;
-    for (sys::fs::directory_iterator It(*Index, EC), End; It != End && !EC;
-         It.increment(EC))
-      if (std::optional<std::string> Text = readFile(It->path()))
-        Launches.push_back(std::move(*Text));
-    llvm::sort(Launches);
-    for (const std::string &Text : Launches)
-      Shared.add(Text);
-  }
-  Cache->Shared = Shared.hex();
+  Cache->Tool = Shared.hex();
+  Cache->Shared = Cache->Tool;
 
   if (Command.DatabaseDir && Command.AfterFiles.empty()) {
     Expected<std::vector<CompileCommand>> Commands =
@@ -191,6 +179,22 @@ ResultCache::open(StringRef Dir, StringRef ClangTidy, StringRef Plugin,
         Cache->Database[C.File].push_back(std::move(C));
   }
   return Cache;
+}
+
+void ResultCache::readLaunchIndex(StringRef Dir) {
+  // The index's files, by their contents: their names are random.
+  std::vector<std::string> Launches;
+  std::error_code EC;
+  for (sys::fs::directory_iterator It(Dir, EC), End; It != End && !EC;
+       It.increment(EC))
+    if (std::optional<std::string> Text = readFile(It->path()))
+      Launches.push_back(std::move(*Text));
+  llvm::sort(Launches);
+  Digest WithIndex;
+  WithIndex.add(Tool);
+  for (const std::string &Text : Launches)
+    WithIndex.add(Text);
+  Shared = WithIndex.hex();
 }
 
 std::vector<std::string>
@@ -244,7 +248,13 @@ std::string ResultCache::configurationFor(StringRef File) {
   return ConfigurationByFolder.try_emplace(Folder, Configuration).first->second;
 }
 
-std::optional<std::string> ResultCache::keyFor(StringRef File) {
+std::optional<std::string> ResultCache::unitDigest(StringRef File) {
+  {
+    std::lock_guard<std::mutex> Lock(UnitLock);
+    auto Found = UnitDigests.find(File);
+    if (Found != UnitDigests.end())
+      return Found->second;
+  }
   std::vector<CompileCommand> Commands;
   if (!Command.AfterFiles.empty()) {
     SmallString<256> Here;
@@ -256,33 +266,108 @@ std::optional<std::string> ResultCache::keyFor(StringRef File) {
     Commands.push_back(std::move(Fixed));
   } else {
     auto Found = Database.find(File);
-    if (Found == Database.end())
-      return std::nullopt;
-    Commands = Found->second;
+    if (Found != Database.end())
+      Commands = Found->second;
   }
-  Digest Key;
-  Key.add(Shared).add(File).add(configurationFor(File));
+  // Direct mode, as ccache's: the files the unit read last time, each with
+  // its digest, under a key of its commands alone. When none of them has
+  // changed, neither has the preprocessed text, and the unit's digest is
+  // the one stored with them; then nothing is preprocessed. (As with
+  // ccache, a new header that an include would now find first, in an
+  // earlier folder of the search path, goes unnoticed until a listed file
+  // changes; CUDA_TIDY_CACHE_PREPROCESS=1 preprocesses every time.)
+  static const bool AlwaysPreprocess = [] {
+    std::optional<std::string> V =
+        sys::Process::GetEnv("CUDA_TIDY_CACHE_PREPROCESS");
+    return V && !V->empty() && *V != "0";
+  }();
+  Digest Direct;
+  Direct.add("direct mode 1").add(Tool).add(Clang).add(File);
   for (const CompileCommand &C : Commands) {
-    // The command as the database gives it, so that no flag the
-    // preprocessor is run without goes unhashed.
-    Key.add(C.Directory);
+    Direct.add(C.Directory);
     for (const std::string &Arg : C.Args)
-      Key.add(Arg);
-    std::vector<std::string> Args = preprocessorArgs(C);
-    std::optional<std::string> Preprocessed = outputOf(Clang, Args);
-    if (!Preprocessed)
-      return std::nullopt;
-    Key.add(*Preprocessed);
-    // The preprocessed text drops comments and spacing inside lines, which
-    // the printed source excerpts and columns show: every file it read is
-    // hashed as it is.
-    for (const std::string &Included :
-         includedFiles(*Preprocessed, C.Directory)) {
-      std::optional<std::string> Contents = readFile(Included);
-      Key.add(Included).add(Contents ? "read" : "missing");
-      Key.add(Contents.value_or(""));
-    }
+      Direct.add(Arg);
   }
+  std::string DirectKey = Direct.hex();
+  auto FileDigest = [](std::optional<std::string> Contents) {
+    if (!Contents)
+      return std::string("missing");
+    Digest Of;
+    return Of.add(*Contents).hex();
+  };
+  auto Unchanged = [&](StringRef Manifest) {
+    while (!Manifest.empty()) {
+      auto [Line, Rest] = Manifest.split('\n');
+      auto [Expected, Path] = Line.split(' ');
+      if (Path.empty() || FileDigest(readFile(Path)) != Expected)
+        return false;
+      Manifest = Rest;
+    }
+    return true;
+  };
+  auto Compute = [&]() -> std::optional<std::string> {
+    if (Commands.empty())
+      return std::nullopt;
+    if (!AlwaysPreprocess)
+      if (std::optional<CachedRun> Listed = lookup(DirectKey))
+        if (!Listed->Stderr.empty() && Unchanged(Listed->Stdout))
+          return Listed->Stderr;
+    Digest Unit;
+    std::string Manifest;
+    bool Listable = !AlwaysPreprocess;
+    for (const CompileCommand &C : Commands) {
+      // The command as the database gives it, so that no flag the
+      // preprocessor is run without goes unhashed.
+      Unit.add(C.Directory);
+      for (const std::string &Arg : C.Args)
+        Unit.add(Arg);
+      std::vector<std::string> Args = preprocessorArgs(C);
+      std::optional<std::string> Preprocessed = outputOf(Clang, Args);
+      if (!Preprocessed)
+        return std::nullopt;
+      Unit.add(*Preprocessed);
+      // The preprocessed text drops comments and spacing inside lines,
+      // which the printed source excerpts and columns show: every file it
+      // read is hashed as it is.
+      for (const std::string &Included :
+           includedFiles(*Preprocessed, C.Directory)) {
+        std::optional<std::string> Contents = readFile(Included);
+        Unit.add(Included).add(Contents ? "read" : "missing");
+        Unit.add(Contents.value_or(""));
+        // A name with a line break cannot be listed: no manifest then.
+        Listable &= Included.find('\n') == std::string::npos;
+        Manifest += FileDigest(std::move(Contents)) + " " + Included + "\n";
+      }
+    }
+    std::string Result = Unit.hex();
+    if (Listable)
+      store(DirectKey, {0, Manifest, Result, ""});
+    return Result;
+  };
+  std::optional<std::string> Result = Compute();
+  std::lock_guard<std::mutex> Lock(UnitLock);
+  return UnitDigests.try_emplace(File, Result).first->second;
+}
+
+std::optional<std::string> ResultCache::keyFor(StringRef File) {
+  std::optional<std::string> Unit = unitDigest(File);
+  if (!Unit)
+    return std::nullopt;
+  Digest Key;
+  Key.add(Shared).add(File).add(configurationFor(File)).add(*Unit);
+  return Key.hex();
+}
+
+std::optional<std::string>
+ResultCache::prePassKeyFor(StringRef File, ArrayRef<std::string> PrePass) {
+  std::optional<std::string> Unit = unitDigest(File);
+  if (!Unit)
+    return std::nullopt;
+  Digest Key;
+  Key.add("launch pre-pass").add(Tool);
+  for (const std::string &Word : PrePass)
+    Key.add(Word);
+  Key.add(File).add(configurationFor(File)).add(*Unit);
   return Key.hex();
 }
 

@@ -23,6 +23,18 @@
 //  * the launches the pre-pass found in the database's other files
 //    (LaunchIndex.h), which give kernels their block shapes.
 //
+// Direct mode, as ccache's: with each unit, the cache lists the files its
+// preprocessing read and their digests, under a key of its commands. When
+// none has changed, the unit's digest is the stored one and nothing is
+// preprocessed, so a warm run reads and hashes files and runs nothing but
+// `--dump-config` once per folder. Like ccache's, it does not see a new
+// header that an include would now find first in an earlier folder of the
+// search path; CUDA_TIDY_CACHE_PREPROCESS=1 preprocesses every unit.
+//
+// The pre-pass's result for one file (the launch index files it wrote) is
+// kept too, under a key of the same tool, options, configuration, commands
+// and preprocessed text, so that a warm run parses no unchanged file.
+//
 // Entries are files DIR/<2 hex digits>/<62 hex digits>, written under a
 // temporary name and renamed, so that parallel runs may share DIR. Nothing
 // is ever evicted: clear the cache with `rm -rf DIR`. A unit without a key
@@ -58,15 +70,24 @@ class ResultCache {
 public:
   /// Opens (making it if needed) the cache in \p Dir for the runs of
   /// \p Command with \p ClangTidy and the plugin \p Plugin; \p Clang is the
-  /// driver that preprocesses. Reads the database and the launch index
-  /// (CUDA_TIDY_LAUNCH_INDEX) once.
+  /// driver that preprocesses. Reads the database once.
   static llvm::Expected<std::unique_ptr<ResultCache>>
   open(llvm::StringRef Dir, llvm::StringRef ClangTidy, llvm::StringRef Plugin,
        llvm::StringRef Clang, const SplitCommand &Command);
 
+  /// Makes the launch index in \p Dir (its files' contents) part of every
+  /// key keyFor gives; call it before the first.
+  void readLaunchIndex(llvm::StringRef Dir);
+
   /// The key of the run of \p File (absolute); none when it cannot be
   /// computed. Safe to call from several threads.
   std::optional<std::string> keyFor(llvm::StringRef File);
+
+  /// The key of the launch pre-pass's run of \p File with the checks and
+  /// arguments \p PrePass; none when it cannot be computed. Safe to call
+  /// from several threads.
+  std::optional<std::string> prePassKeyFor(llvm::StringRef File,
+                                           llvm::ArrayRef<std::string> PrePass);
 
   std::optional<CachedRun> lookup(llvm::StringRef Key) const;
 
@@ -84,13 +105,17 @@ private:
   /// The command line (program first) that preprocesses \p Command.
   std::vector<std::string>
   preprocessorArgs(const CompileCommand &Command) const;
+  /// The digest of \p File's commands, their preprocessed text and the
+  /// files it reads, computed once per run; none when it cannot be.
+  std::optional<std::string> unitDigest(llvm::StringRef File);
 
   std::string Dir;
   std::string ClangTidy;
   std::string Clang;
   SplitCommand Command;
-  /// The digest of what every key shares: the tool, the options, the
-  /// launch index.
+  /// The digest of the tool and the options, which every key shares.
+  std::string Tool;
+  /// Tool and the launch index: what every key of a full run shares.
   std::string Shared;
   /// The database's commands by file; empty with `--`.
   llvm::StringMap<std::vector<CompileCommand>> Database;
@@ -100,6 +125,8 @@ private:
   std::vector<std::string> ExtraArgs;
   std::mutex ConfigurationLock;
   llvm::StringMap<std::string> ConfigurationByFolder;
+  std::mutex UnitLock;
+  llvm::StringMap<std::optional<std::string>> UnitDigests;
 };
 
 } // namespace cuda_tidy
