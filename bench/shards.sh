@@ -49,7 +49,7 @@ run() {
     >"$work/$label.out" 2>"$work/$label.err" || status=$?
   end=$(date +%s.%N)
   local cacheline results
-  cacheline=$(grep -o 'result cache .*' "$work/$label.err" | sed "s|'[^']*'|DIR|" || true)
+  cacheline=$(grep -o 'result cache .*' "$work/$label.err" | sed "s|result cache '[^']*': ||" | paste -sd';' - | sed 's|;|; |g' || true)
   results=$(python3 -c 'import json,sys; print(sum(len(r["results"]) for r in json.load(open(sys.argv[1]))["runs"]))' \
     "$work/$label.sarif" 2>/dev/null || echo "?")
   printf '| %s | %.1f | %s | %s | %s |\n' "$label" "$(echo "$end - $start" | bc)" \

@@ -17,7 +17,7 @@ namespace {
 constexpr unsigned Width = 32;
 /// Uniform atoms stay in [-UniformLimit, UniformLimit]: a product of one of
 /// them with a thread index or another one cannot wrap 32 bits.
-constexpr std::int64_t UniformLimit = 1 << 15;
+constexpr std::int64_t UniformLimit = ExactQuery::UniformRange;
 constexpr std::int64_t BlockIndexLimit = (1 << 16) - 1;
 constexpr std::int64_t IterationLimit = 1 << 15;
 constexpr std::int64_t GenericLow = 2;

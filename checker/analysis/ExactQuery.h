@@ -181,6 +181,9 @@ private:
 /// One solver session over the expressions of one SymbolicTranslator.
 class ExactQuery {
 public:
+  /// Every uniform atom other than blockIdx lies in [-UniformRange,
+  /// UniformRange] (see the encoding).
+  static constexpr std::int64_t UniformRange = std::int64_t(1) << 15;
   /// \p ResourceLimit bounds each check() in Z3's deterministic resource
   /// units ("rlimit"; 0: none). With \p Pool, the solver comes from it
   /// and goes back to it when the query ends.

@@ -5,11 +5,16 @@
 //===----------------------------------------------------------------------===//
 
 #include "analysis/race/OverlapSolver.h"
+#include "analysis/race/RowSplit.h"
 #include "llvm/ADT/ScopeExit.h"
 
 namespace clang::cuda_tidy {
 
 namespace {
+
+/// The resource limit of a row split's pre-query: the linear ones of the
+/// corpora take under 130,000 units (ExactQuery.h's scale).
+constexpr unsigned PreQueryLimit = 300000;
 
 IterationRelation relationFor(int Relation) {
   switch (Relation) {
@@ -139,6 +144,36 @@ bool OverlapSolver::rowsApart(const SharedAccess &A, const SharedAccess &B,
   return R.check() == false;
 }
 
+bool OverlapSolver::rowSplitsApart(const SharedAccess &A, const SharedAccess &B,
+                                   const BlockShape &Shape,
+                                   const RaceScenario &S,
+                                   llvm::ArrayRef<unsigned> Atoms) {
+  RowSplits Splits = rowSplits(Sym, A.Offset, B.Offset, Shape);
+  for (const RowSplit &Split : Splits.Splits) {
+    // Solvers of its own, as rowsApart's without a launch relation: the
+    // full question, when it must still be asked, runs in a context with
+    // the history it had without the pre-query.
+    // A linear question: one that runs long is given up for the full one.
+    SolverPool PreQuery;
+    ExactQuery R(Sym,
+                 Options.QueryResourceLimit
+                     ? std::min(Options.QueryResourceLimit, PreQueryLimit)
+                     : PreQueryLimit,
+                 &PreQuery);
+    llvm::scope_exit ChargeR([&] { Work.charge(R); });
+    R.setShape(Shape);
+    unsigned TA = R.addThread(), TB = R.addThread();
+    requireGuards(R, A, TA);
+    requireGuards(R, B, TB);
+    requireScenario(R, S, Atoms, TA, TB);
+    requireDistinct(R, S, R.linearThread(TA), R.linearThread(TB));
+    R.require(rowSplitLemma(R, Splits, Split, TA, A.Width, TB, B.Width));
+    if (R.check() == false)
+      return true;
+  }
+  return false;
+}
+
 RaceVerdict OverlapSolver::decideExactly(
     const SharedAccess &A, const SharedAccess &B, const BlockShape &Shape,
     const RaceScenario &S, llvm::ArrayRef<unsigned> Atoms,
@@ -224,6 +259,10 @@ RaceVerdict OverlapSolver::decideExactly(
                   Shape.Relations.empty() ? PreQuery : Solvers))
       return RaceVerdict::None;
   }
+  // Rows of an unknown width in any other form (RowSplit.h): a base
+  // offset, a row index that is a sum, a width that is a multiple.
+  if (rowSplitsApart(A, B, Shape, S, Atoms))
+    return RaceVerdict::None;
 
   // Q goes back to the pool as soon as its answer is read, so that the
   // questions after it (leavesVariable, the samples) reuse its context

@@ -44,6 +44,12 @@ private:
   bool rowsApart(const SharedAccess &A, const SharedAccess &B,
                  const BlockShape &Shape, const RaceScenario &S,
                  llvm::ArrayRef<unsigned> Atoms, SolverPool &Solvers);
+  /// Whether a split of both offsets into rows of one unknown width
+  /// (RowSplit.h) keeps \p A and \p B apart, by a pre-query like
+  /// rowsApart's with the split's lemma.
+  bool rowSplitsApart(const SharedAccess &A, const SharedAccess &B,
+                      const BlockShape &Shape, const RaceScenario &S,
+                      llvm::ArrayRef<unsigned> Atoms);
   bool leavesVariable(const SharedAccess &X, const BlockShape &Shape,
                       const RaceWitness &W, SolverPool &Solvers);
   /// The constraints decideExactly, rowsApart and leavesVariable share, in

@@ -3,6 +3,7 @@
 #include "AnalysisTest.h"
 #include "analysis/race/Concurrency.h"
 #include "analysis/race/Overlap.h"
+#include "analysis/race/RowSplit.h"
 #include "gtest/gtest.h"
 
 namespace clang::cuda_tidy {
@@ -127,6 +128,64 @@ TEST(RaceOverlap, CachedAnswersAreTheDecision) {
     EXPECT_EQ(W.ThreadB, 0);
     EXPECT_EQ(C.Answers.Entries.size(), 1u);
   }
+}
+
+TEST(RaceOverlap, RowSplitReadsABaseOffsetAndAFactor) {
+  ParsedCuda P(R"(
+    __global__ void k(int d, int b) {
+      extern __shared__ float s[];
+      float *kj = &s[b * d];
+      for (int x = 0; x < d; x++)
+        kj[threadIdx.x * d + x] = 1;
+    })");
+  ASSERT_TRUE(P.ok());
+  OverlapCase C(P, "kj[threadIdx.x * d + x]", "kj[threadIdx.x * d + x]");
+  ASSERT_TRUE(C.ok());
+  const SharedAccess &A = C.K.Accesses[C.IA];
+  RowSplits Splits = rowSplits(C.K.Sym, A.Offset, A.Offset, C.Shape);
+  // The products b * d and threadIdx.x * d: rows of d 4-byte floats. By b
+  // the column 4 * (threadIdx.x * d + x) is not linear: no split.
+  ASSERT_EQ(Splits.Splits.size(), 1u);
+  const RowSplit *ByD = nullptr;
+  for (const RowSplit &Split : Splits.Splits)
+    if (C.K.Sym.atoms()[C.K.Sym.node(Splits.Leaves[Split.WidthLeaf]).Value]
+            .Name == "d")
+      ByD = &Split;
+  ASSERT_TRUE(ByD);
+  EXPECT_EQ(ByD->Factor, 4);
+  // Q = b + threadIdx.x, R = 4 * x: two monomials and one.
+  EXPECT_EQ(ByD->QA.size(), 2u);
+  EXPECT_EQ(ByD->RA.size(), 1u);
+  EXPECT_EQ(ByD->RA.begin()->second, 4);
+  RaceWitness W;
+  EXPECT_EQ(C.decide(W), RaceVerdict::None);
+}
+
+TEST(RaceOverlap, RowSplitNeedsAProduct) {
+  ParsedCuda P(R"(
+    __global__ void k(int d) {
+      __shared__ float s[512];
+      s[threadIdx.x + d] = 1;
+    })");
+  ASSERT_TRUE(P.ok());
+  OverlapCase C(P, "s[threadIdx.x + d]", "s[threadIdx.x + d]");
+  ASSERT_TRUE(C.ok());
+  const SharedAccess &A = C.K.Accesses[C.IA];
+  EXPECT_TRUE(rowSplits(C.K.Sym, A.Offset, A.Offset, C.Shape).Splits.empty());
+}
+
+TEST(RaceOverlap, RowSplitKeepsAColumnPastTheRow) {
+  ParsedCuda P(R"(
+    __global__ void k(int d) {
+      extern __shared__ float s[];
+      for (int x = 0; x <= d; x++)
+        s[threadIdx.x * d + x] = 1;
+    })");
+  ASSERT_TRUE(P.ok());
+  OverlapCase C(P, "s[threadIdx.x * d + x]", "s[threadIdx.x * d + x]");
+  ASSERT_TRUE(C.ok());
+  RaceWitness W;
+  EXPECT_NE(C.decide(W), RaceVerdict::None);
 }
 
 } // namespace
