@@ -177,6 +177,12 @@ public:
                                : Race.Kernel;
     R.Block = Race.Shape;
     R.Places = {Race.First->getBeginLoc(), Race.Second->getBeginLoc()};
+    // threadIdx of each linear id, x fastest, in the witness's shape.
+    if (Race.FirstThread >= 0 && Race.SecondThread >= 0)
+      for (std::int64_t Linear : {Race.FirstThread, Race.SecondThread})
+        R.Threads.push_back({Linear % Race.Shape.Dim[0],
+                             Linear / Race.Shape.Dim[0] % Race.Shape.Dim[1],
+                             Linear / (Race.Shape.Dim[0] * Race.Shape.Dim[1])});
     R.Expect["tool"] = "racecheck";
     // Witness values of the kernel's own locals the run leaves to it.
     llvm::SmallVector<std::string, 2> KernelValues;

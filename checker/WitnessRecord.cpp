@@ -304,6 +304,12 @@ void writeWitness(const WitnessRecord &R, ASTContext &Context) {
     if (Place.isValid())
       Lines.push_back(SM.getSpellingLineNumber(SM.getFileLoc(Place)));
   Record["lines"] = std::move(Lines);
+  if (!R.Threads.empty()) {
+    llvm::json::Array Threads;
+    for (const auto &T : R.Threads)
+      Threads.push_back(llvm::json::Array{T[0], T[1], T[2]});
+    Record["threads"] = std::move(Threads);
+  }
   if (!R.Expect.empty())
     Record["expect"] = llvm::json::Object(R.Expect);
   if (!R.CannotReproduce.empty())

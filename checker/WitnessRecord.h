@@ -20,6 +20,8 @@
 //                               scalar, struct) and, for a scalar the witness
 //                               or the launch fixes, its value and from where
 //   lines                       the source lines of the accesses involved
+//   threads                     the two threads of a race (threadIdx of each,
+//                               in the order of lines)
 //   expect                      what the check predicts a tool sees
 //   cannot_reproduce            why no launch can show it, when the witness
 //                               needs what a launch cannot give (input data,
@@ -62,6 +64,9 @@ struct WitnessRecord {
   llvm::SmallVector<std::pair<const ParmVarDecl *, std::int64_t>, 4> Values;
   /// The places involved (the two accesses, the barrier and its condition).
   llvm::SmallVector<SourceLocation, 2> Places;
+  /// The threads of the block the witness names, in the order of Places
+  /// (threadIdx of each); empty when it names none.
+  llvm::SmallVector<std::array<std::int64_t, 3>, 2> Threads;
   /// What the check predicts a tool sees ("op": "ld", "ideal": 1, ...).
   llvm::json::Object Expect;
   /// Why no launch can show the defect; empty when one can.

@@ -161,6 +161,8 @@ void RaceReport::reportPair(const SharedAccess &A, const SharedAccess &B,
       BlockOf(Second) + " " + Verb(Second) + " it" +
       (S.OtherBlock && Second.Remote ? " through 'map_shared_rank'" : "") +
       Values(BSecond ? W.LoopB : W.LoopA);
+  Race.FirstThread = FirstThread;
+  Race.SecondThread = SecondThread;
   Race.OtherBlock = S.OtherBlock;
   if (S.LaterIteration)
     Race.Witness += " one iteration of the enclosing loop later";

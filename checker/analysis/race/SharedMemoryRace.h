@@ -159,6 +159,9 @@ struct SharedRace {
   bool Possible = false;
   /// "thread (1,0,0) writes 'tile[1]' and thread (0,0,0) reads it".
   std::string Witness;
+  /// The witness's threads, by linear id in Shape: the one that makes the
+  /// first access and the one that makes the second; -1 when unknown.
+  std::int64_t FirstThread = -1, SecondThread = -1;
   /// The values the witness gives what is the same in every thread (the
   /// unknowns, the parameters launches fix, blockIdx), as data: what a
   /// reproducer launches with. Var is null for blockIdx and for values
