@@ -144,6 +144,69 @@ public:
         recordWitness(D);
       ToRecord.clear();
     }
+    if (!ToRecordLanes.empty()) {
+      Launches.resolve();
+      for (const DivergentWarpCollective &D : ToRecordLanes)
+        recordLaneWitness(D);
+      ToRecordLanes.clear();
+    }
+  }
+
+  /// The block a barrier's reproducer launches \p Kernel with: a launch's,
+  /// else what __launch_bounds__ allows, else 256 threads.
+  BlockShape defaultBlock(const FunctionDecl *Kernel) {
+    BlockShape Block;
+    Block.Dim = {256, 1, 1};
+    Block.Assumed = true;
+    if (const auto *Bounds = Kernel->getAttr<CUDALaunchBoundsAttr>()) {
+      Expr::EvalResult Max;
+      if (Bounds->getMaxThreads() &&
+          Bounds->getMaxThreads()->EvaluateAsInt(Max, Context))
+        Block.Dim[0] = Max.Val.getInt().getExtValue();
+    }
+    for (const KernelLaunch *L : Launches.launchesOf(Kernel))
+      if (L->Shape)
+        return *L->Shape;
+    return Block;
+  }
+
+  /// A warp collective's witness as data: the kernel that reaches it,
+  /// launched with the block, block index and values at which the solver
+  /// found lanes of its mask away. The reproducer's lane check then asks,
+  /// at the collective, which lanes of the mask are there.
+  void recordLaneWitness(const DivergentWarpCollective &D) {
+    WitnessRecord R;
+    R.Check = "cuda-divergent-barrier";
+    R.Where = D.Call->getBeginLoc();
+    R.Kernel = kernelReaching(D.Function, AnalysedKernels);
+    const CallExpr *Collective = D.Collective ? D.Collective : D.Call;
+    R.Places = {D.Condition ? D.Condition->getBeginLoc() : SourceLocation(),
+                Collective->getBeginLoc()};
+    R.Expect["tool"] = "lanes";
+    R.Expect["collective"] = D.Name;
+    const SourceManager &SM = Context.getSourceManager();
+    R.Expect["collective_line"] = static_cast<std::int64_t>(
+        SM.getSpellingLineNumber(SM.getFileLoc(Collective->getBeginLoc())));
+    if (!R.Kernel) {
+      R.CannotReproduce = "no kernel of this translation unit calls '" +
+                          D.Function->getNameAsString() + "'";
+      writeWitness(R, Context);
+      return;
+    }
+    R.Block = defaultBlock(R.Kernel);
+    if (D.Block[0] > 0 && D.Block[1] > 0 && D.Block[2] > 0) {
+      R.Block.Dim = D.Block;
+      R.Block.Assumed = false;
+    }
+    // The guard's values are those of the function it is in: the kernel's
+    // own parameters are the launch's.
+    for (const auto &[Param, Value] : D.Values)
+      if (llvm::is_contained(R.Kernel->parameters(), Param))
+        R.Values.push_back({Param, Value});
+    addLaunchFacts(R, Launches, /*NeedsGrid=*/true);
+    for (unsigned Dim = 0; Dim < 3; ++Dim)
+      R.Grid[Dim] = std::max(R.Grid[Dim], D.BlockIndex[Dim] + 1);
+    writeWitness(R, Context);
   }
 
   /// The barrier's witness as data, for a reproducer (WitnessRecord.h):
@@ -164,20 +227,7 @@ public:
       writeWitness(R, Context);
       return;
     }
-    // The block of a launch, else what __launch_bounds__ allows, else 256.
-    R.Block.Dim = {256, 1, 1};
-    R.Block.Assumed = true;
-    if (const auto *Bounds = R.Kernel->getAttr<CUDALaunchBoundsAttr>()) {
-      Expr::EvalResult Max;
-      if (Bounds->getMaxThreads() &&
-          Bounds->getMaxThreads()->EvaluateAsInt(Max, Context))
-        R.Block.Dim[0] = Max.Val.getInt().getExtValue();
-    }
-    for (const KernelLaunch *L : Launches.launchesOf(R.Kernel))
-      if (L->Shape) {
-        R.Block = *L->Shape;
-        break;
-      }
+    R.Block = defaultBlock(R.Kernel);
     bool AcrossBlocks = D.AcrossBlocks || D.Scope != BarrierScope::Block;
     if (AcrossBlocks)
       R.Grid = {2, 1, 1};
@@ -285,11 +335,9 @@ public:
       ToRecord.push_back(AsBarrier);
       return;
     }
-    recordUnreproducible(
-        D.Call, D.Function,
-        "no GPU tool reports a warp collective that only some lanes of its "
-        "mask reach (synccheck and racecheck stay silent on it); only a "
-        "wrong result shows it");
+    // No sanitizer reports a shuffle or vote that lanes of its mask miss:
+    // the reproducer's lane check asks the mask itself (tool "lanes").
+    ToRecordLanes.push_back(D);
   }
 
   void report(const DivergentBarrier &D) {
@@ -397,6 +445,7 @@ private:
   /// the end of the unit, when the launches are resolved.
   std::vector<const FunctionDecl *> AnalysedKernels;
   std::vector<DivergentBarrier> ToRecord;
+  std::vector<DivergentWarpCollective> ToRecordLanes;
   size_t Reported = 0;
 };
 

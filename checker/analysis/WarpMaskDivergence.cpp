@@ -114,9 +114,12 @@ std::string maskText(const SyncEvent &Event, const ASTContext &Context) {
   return spelling(Event.Mask.E, Context);
 }
 
-/// The conditions of `__builtin_assume` calls among the statements of
-/// \p FD's body itself (not under a branch or a loop) that are the same in
-/// every thread: facts about the unknowns (`n % 32 == 0`).
+/// The preconditions the author states among the statements of \p FD's
+/// body itself (not under a branch or a loop: `assert(c)`,
+/// `__builtin_assume(c)`, `[[assume(c)]]`, HostFacts.h's statedCondition)
+/// that are the same in every thread: facts about the unknowns (`n % 32 ==
+/// 0`, llm.c's `assert(blockDim.x == bdx)`). A launch that breaks one stops
+/// at it, so no witness may.
 llvm::SmallVector<SymId, 2> assumptions(const FunctionDecl *FD,
                                         SymbolicTranslator &Sym) {
   llvm::SmallVector<SymId, 2> Found;
@@ -124,11 +127,10 @@ llvm::SmallVector<SymId, 2> assumptions(const FunctionDecl *FD,
   if (!Body)
     return Found;
   for (const Stmt *S : Body->body()) {
-    const auto *Call = dyn_cast<CallExpr>(S);
-    if (!Call || Call->getBuiltinCallee() != Builtin::BI__builtin_assume ||
-        Call->getNumArgs() != 1)
+    const Expr *Stated = statedCondition(S);
+    if (!Stated)
       continue;
-    SymId Id = Sym.translate(Call->getArg(0));
+    SymId Id = Sym.translate(Stated);
     if (!Sym.isUnknown(Id) && !Sym.usesThread(Id))
       Found.push_back(Id);
   }
@@ -272,14 +274,41 @@ private:
     llvm::SMTSolver &S = Q.solver();
     Q.setSymbolicShape();
     llvm::SMTExprRef Lanes = Q.constant(WarpSize - 1);
-    Q.require(S.mkEqual(S.mkBVAnd(Q.blockDim(0), Lanes), Q.constant(0)));
+    std::optional<std::int64_t> FixedX = fixedExtent(0),
+                                FixedY = fixedExtent(1);
+    bool NarrowRows = FixedX && *FixedX > 0 && *FixedX % WarpSize != 0;
+    if (!NarrowRows)
+      Q.require(S.mkEqual(S.mkBVAnd(Q.blockDim(0), Lanes), Q.constant(0)));
     unsigned First = Q.addThread(), Second = Q.addThread();
-    // With whole warps in each row, two threads share a warp when they
-    // share y, z and x / 32: no product of extents for the solver.
-    Q.require(S.mkEqual(Q.threadIndex(First, 1), Q.threadIndex(Second, 1)));
-    Q.require(S.mkEqual(Q.threadIndex(First, 2), Q.threadIndex(Second, 2)));
-    Q.require(S.mkEqual(S.mkBVAshr(Q.threadIndex(First, 0), Q.constant(5)),
-                        S.mkBVAshr(Q.threadIndex(Second, 0), Q.constant(5))));
+    llvm::SMTExprRef SecondLane;
+    if (NarrowRows) {
+      // The author fixed rows narrower than a warp (llm.c's
+      // `assert(blockDim.x == 4); assert(blockDim.y == 8);`): a warp is 32
+      // consecutive linear ids, which with constant extents are no product
+      // of unknowns. With y's extent unknown, the two threads are looked
+      // for in the first z plane: a witness there is one all the same.
+      auto Linear = [&](unsigned T) {
+        llvm::SMTExprRef Row = Q.threadIndex(T, 1);
+        if (FixedY && *FixedY > 0)
+          Row = S.mkBVAdd(Row,
+                          S.mkBVMul(Q.constant(*FixedY), Q.threadIndex(T, 2)));
+        else
+          Q.require(S.mkEqual(Q.threadIndex(T, 2), Q.constant(0)));
+        return S.mkBVAdd(Q.threadIndex(T, 0),
+                         S.mkBVMul(Q.constant(*FixedX), Row));
+      };
+      Q.require(S.mkEqual(S.mkBVAshr(Linear(First), Q.constant(5)),
+                          S.mkBVAshr(Linear(Second), Q.constant(5))));
+      SecondLane = S.mkBVAnd(Linear(Second), Lanes);
+    } else {
+      // With whole warps in each row, two threads share a warp when they
+      // share y, z and x / 32: no product of extents for the solver.
+      Q.require(S.mkEqual(Q.threadIndex(First, 1), Q.threadIndex(Second, 1)));
+      Q.require(S.mkEqual(Q.threadIndex(First, 2), Q.threadIndex(Second, 2)));
+      Q.require(S.mkEqual(S.mkBVAshr(Q.threadIndex(First, 0), Q.constant(5)),
+                          S.mkBVAshr(Q.threadIndex(Second, 0), Q.constant(5))));
+      SecondLane = S.mkBVAnd(Q.threadIndex(Second, 0), Lanes);
+    }
     for (SymId Fact : Assumed)
       Q.require(Q.holds(Fact, First));
     for (const Guard &H : Guards)
@@ -289,7 +318,6 @@ private:
       }
     llvm::SMTExprRef Away = Q.holds(G.Id, Second);
     Q.require(G.Side ? S.mkNot(Away) : Away);
-    llvm::SMTExprRef SecondLane = S.mkBVAnd(Q.threadIndex(Second, 0), Lanes);
     llvm::SMTExprRef MaskValue = Q.value(Mask, First);
     Q.require(S.mkNot(
         S.mkEqual(S.mkBVAnd(S.mkBVLshr(MaskValue, SecondLane), Q.constant(1)),
@@ -335,7 +363,32 @@ private:
       Env.Tid[D] = FirstThread[D];
     Report.Lanes = awayLanes(G, Mask, Env, SecondLaneValue);
     Report.When = when(G, Atoms, AtomValues, Env);
+    for (unsigned D = 0; D < 3; ++D)
+      Report.Block[D] = Env.Dim[D];
+    for (const auto &[Atom, Seen] : SeenAtoms) {
+      const SymAtom &A = Sym.atoms()[Atom];
+      if (const auto *Param = dyn_cast_or_null<ParmVarDecl>(A.Var))
+        Report.Values.push_back({Param, AtomValues[Atom]});
+      else if (A.isBlockIndex() && A.Name.size() == 10)
+        Report.BlockIndex[A.Name.back() - 'x'] = AtomValues[Atom];
+    }
     return true;
+  }
+
+  /// The extent of dimension \p Dim that a stated precondition fixes
+  /// (`assert(blockDim.x == 4)`), if one does.
+  std::optional<std::int64_t> fixedExtent(unsigned Dim) const {
+    for (SymId Fact : Assumed) {
+      const SymNode &N = Sym.node(Fact);
+      if (N.K != SymNode::Eq)
+        continue;
+      for (auto [A, B] : {std::pair(N.A, N.B), std::pair(N.B, N.A)}) {
+        const SymNode &L = Sym.node(A), &R = Sym.node(B);
+        if (L.K == SymNode::BlockDim && L.Value == Dim && R.K == SymNode::Const)
+          return R.Value;
+      }
+    }
+    return std::nullopt;
   }
 
   /// The lanes of the warp of the thread at \p Env that its mask names and
@@ -348,9 +401,17 @@ private:
     if (!MaskValue)
       return Fallback;
     std::uint32_t Away = 0;
-    std::int64_t Base = Env.Tid[0] - Env.Tid[0] % WarpSize;
+    // The warp's lanes in the block's linear order, x fastest.
+    const std::int64_t *D = Env.Dim;
+    std::int64_t Linear = Env.Tid[0] + D[0] * (Env.Tid[1] + D[1] * Env.Tid[2]);
+    std::int64_t Base = Linear - Linear % WarpSize;
     for (unsigned L = 0; L < WarpSize; ++L) {
-      Env.Tid[0] = Base + L;
+      std::int64_t Id = Base + L;
+      if (D[0] <= 0 || D[1] <= 0 || Id >= D[0] * D[1] * D[2])
+        break;
+      Env.Tid[0] = Id % D[0];
+      Env.Tid[1] = Id / D[0] % D[1];
+      Env.Tid[2] = Id / (D[0] * D[1]);
       std::optional<std::int64_t> Holds = Sym.evaluate(G.Id, Env);
       if (!Holds)
         return Fallback;

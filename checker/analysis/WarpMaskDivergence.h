@@ -66,6 +66,8 @@
 #include "analysis/ExactQuery.h"
 #include "analysis/dependence/ThreadDependence.h"
 #include "model/HostFacts.h"
+#include <array>
+#include <cstdint>
 #include <string>
 
 namespace clang::cuda_tidy {
@@ -90,6 +92,12 @@ struct DivergentWarpCollective {
   /// The values of the unknowns at which Lanes hold ("'n' is 2 and
   /// 'blockDim.x' is 32"); empty when the lanes hold in every warp.
   std::string When;
+  /// The same point as data, for a reproducer: the block shape the lanes
+  /// were found in, the block's index, and the values of the parameters
+  /// the guard and the mask read. Block is all zeros when undecided.
+  std::array<std::int64_t, 3> Block = {0, 0, 0};
+  std::array<std::int64_t, 3> BlockIndex = {0, 0, 0};
+  llvm::SmallVector<std::pair<const ParmVarDecl *, std::int64_t>, 2> Values;
   /// The guard that sends the lanes away, and why it may differ.
   const Expr *Condition = nullptr;
   ConditionKind Kind = ConditionKind::Branch;

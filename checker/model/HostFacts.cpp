@@ -53,9 +53,16 @@ bool leaves(const Stmt *S) {
     E = E->IgnoreParenCasts();
     if (const auto *Cleanups = dyn_cast<ExprWithCleanups>(E))
       E = Cleanups->getSubExpr()->IgnoreParenCasts();
+    // The device side's `__assert_fail` is no `noreturn` function
+    // (Clang's CUDA wrapper drops the attribute for a ptxas bug), but a
+    // failed assertion stops the kernel all the same.
     if (const auto *Call = dyn_cast<CallExpr>(E))
       if (const FunctionDecl *Callee = Call->getDirectCallee())
-        return Callee->isNoReturn();
+        return Callee->isNoReturn() ||
+               (Callee->getIdentifier() &&
+                llvm::is_contained({"__assert_fail", "__assertfail",
+                                    "__assert_rtn", "_wassert"},
+                                   Callee->getName()));
     if (const auto *Comma = dyn_cast<BinaryOperator>(E);
         Comma && Comma->getOpcode() == BO_Comma)
       return leaves(Comma->getLHS()) || leaves(Comma->getRHS());
@@ -257,6 +264,37 @@ std::vector<ParameterMultiple> launchedMultiples(LaunchModel &Launches,
       Facts.push_back({Param, Common});
   }
   return Facts;
+}
+
+const Expr *statedCondition(const Stmt *S) {
+  if (const auto *Attributed = dyn_cast_or_null<AttributedStmt>(S)) {
+    for (const Attr *A : Attributed->getAttrs())
+      if (const auto *Assume = dyn_cast<CXXAssumeAttr>(A))
+        return Assume->getAssumption();
+    return nullptr;
+  }
+  const auto *E = dyn_cast_or_null<Expr>(S);
+  if (!E)
+    return nullptr;
+  E = E->IgnoreParenCasts();
+  if (const auto *Cleanups = dyn_cast<ExprWithCleanups>(E))
+    E = Cleanups->getSubExpr()->IgnoreParenCasts();
+  // `static_cast<bool>(c)`, as glibc's assert writes it: c itself when it
+  // is already a truth value.
+  auto Truth = [](const Expr *C) {
+    const Expr *Bare = C->IgnoreParenCasts();
+    return Bare->getType()->isBooleanType() ? Bare : C;
+  };
+  if (const auto *Choice = dyn_cast<ConditionalOperator>(E))
+    return leaves(Choice->getFalseExpr()) ? Truth(Choice->getCond()) : nullptr;
+  if (const auto *Or = dyn_cast<BinaryOperator>(E);
+      Or && Or->getOpcode() == BO_LOr && leaves(Or->getRHS()))
+    return Truth(Or->getLHS());
+  if (const auto *Call = dyn_cast<CallExpr>(E))
+    if (Call->getBuiltinCallee() == Builtin::BI__builtin_assume &&
+        Call->getNumArgs() == 1)
+      return Call->getArg(0);
+  return nullptr;
 }
 
 } // namespace clang::cuda_tidy

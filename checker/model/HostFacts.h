@@ -46,6 +46,13 @@ std::vector<ParameterMultiple> launchedMultiples(LaunchModel &Launches,
 std::int64_t multipleShownBy(const Expr *Condition, bool Holds,
                              const VarDecl *Var, const ASTContext &Context);
 
+/// The condition statement \p S states as a precondition, when it is one:
+/// `assert(c)` (`c ? (void)0 : __assert_fail(...)`, `(c) || fail()`),
+/// `__builtin_assume(c)` or `[[assume(c)]]`; null otherwise. A program that
+/// breaks it stops (or has undefined behaviour), so the checks may take it
+/// as a fact about the values it reads.
+const Expr *statedCondition(const Stmt *S);
+
 } // namespace clang::cuda_tidy
 
 #endif // CUDA_TIDY_MODEL_HOSTFACTS_H

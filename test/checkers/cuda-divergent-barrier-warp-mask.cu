@@ -8,6 +8,7 @@
 // RUN:   -config="{CheckOptions: {cuda-divergent-barrier.ReportUndecidedWarpMasks: true}}" \
 // RUN:   -- %cuda_stub --cuda-host-only -std=c++17
 
+#include <cassert>
 #include <cooperative_groups.h>
 #include <cuda_runtime.h>
 
@@ -211,13 +212,62 @@ __global__ void multipleOf32Assumed(const float *in, float *out, int n) {
     out[i] = __shfl_xor_sync(0xffffffff, in[i], 1);
 }
 
+// The same precondition stated with assert, through a macro, and as
+// [[assume]]: facts, as __builtin_assume is.
+#define REQUIRE(c) assert(c)
+__global__ void multipleOf32Asserted(const float *in, float *out, int n) {
+  assert(n % 32 == 0);
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    out[i] = __shfl_xor_sync(0xffffffff, in[i], 1);
+}
+
+__global__ void multipleOf32Required(const float *in, float *out, int n) {
+  REQUIRE(n % 32 == 0);
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    out[i] = __shfl_xor_sync(0xffffffff, in[i], 1);
+}
+
+__global__ void multipleOf32AssumeAttribute(const float *in, float *out,
+                                            int n) {
+  [[assume(n % 32 == 0)]];
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    out[i] = __shfl_xor_sync(0xffffffff, in[i], 1);
+}
+
+// A weaker precondition leaves a warp split: still reported.
+__global__ void multipleOf16Asserted(const float *in, float *out, int n) {
+  assert(n % 16 == 0);
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    out[i] = __shfl_xor_sync(0xffffffff, in[i], 1);
+  // CHECK-NOTES: :[[@LINE-1]]:14: warning: warp collective '__shfl_xor_sync' may be reached by only some lanes of its mask 0xffffffff: lanes 16-31 may not reach it [cuda-divergent-barrier]
+  // CHECK-NOTES: :[[@LINE-3]]:7: note: lanes of a warp may disagree on this condition when 'blockIdx.x' is 0, 'n' is 16 and 'blockDim.x' is 32: it depends on 'threadIdx.x' through 'i'
+}
+
+// llm.c's matmul_backward_bias_kernel8 asserts its block's x and y: the
+// witness is found in a block of that shape (threads with threadIdx.x 0
+// enter the loop, lanes 0, 4, 8, ... of each warp).
+__global__ void assertedBlockShape(float *out) {
+  assert(blockDim.x == 4);
+  assert(blockDim.y == 8);
+  float v = out[threadIdx.y];
+  for (int r = threadIdx.x; r < blockDim.z; r += 4)
+    v += __shfl_down_sync(0xffffffff, v, 1, 4);
+  // CHECK-NOTES: :[[@LINE-1]]:10: warning: warp collective '__shfl_down_sync' may be reached by only some lanes of its mask 0xffffffff: lanes 1-3, 5-7, 9-11, 13-15, 17-19, 21-23, 25-27, 29-31 may not reach it [cuda-divergent-barrier]
+  // CHECK-NOTES: :[[@LINE-3]]:29: note: lanes of a warp may disagree on this loop condition when 'blockDim.z' is {{[0-9]+}}: it depends on 'threadIdx.x' through 'r'
+  out[threadIdx.x] = v;
+}
+
 // Only the instantiation whose bound is not a multiple of 32 is reported.
 template <int N> __global__ void constantBound(const float *in, float *out) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < N)
     out[i] = __shfl_xor_sync(0xffffffff, in[i], 1);
     // CHECK-NOTES: :[[@LINE-1]]:14: warning: warp collective '__shfl_xor_sync' may be reached by only some lanes of its mask 0xffffffff: lanes 8-31 may not reach it [cuda-divergent-barrier]
-    // CHECK-NOTES: :[[@LINE-3]]:7: note: lanes of a warp may disagree on this condition when 'blockIdx.x' is 0 and 'blockDim.x' is 1024: it depends on 'threadIdx.x' through 'i'
+    // CHECK-NOTES: :[[@LINE-3]]:7: note: lanes of a warp may disagree on this condition when 'blockIdx.x' is {{[0-9]+}} and 'blockDim.x' is {{[0-9]+}}: it depends on 'threadIdx.x' through 'i'
 }
 template __global__ void constantBound<1000>(const float *, float *);
 template __global__ void constantBound<1024>(const float *, float *);

@@ -95,7 +95,7 @@ std::string expectString(const json::Object &Record, StringRef Key) {
 std::string toolOf(const json::Object &Record) {
   std::string Tool = expectString(Record, "tool");
   if (Record.getString("check") == "cuda-divergent-barrier")
-    return "watchdog, synccheck, racecheck";
+    return Tool == "lanes" ? "lanes" : "watchdog, synccheck, racecheck";
   return Tool.empty() ? "racecheck" : Tool;
 }
 
@@ -359,6 +359,141 @@ ReproBuild reproBuildFor(StringRef File, std::optional<std::string> DatabaseDir,
   return Build;
 }
 
+/// The lane check of a warp collective's reproducer (run.sh's "lanes"): no
+/// sanitizer reports a shuffle or vote whose mask names lanes that have
+/// exited or never reach it (racecheck and synccheck stay silent, and the
+/// H200 returns 0 for an exited lane: ../shared/GPU-FACTS.md), so every warp
+/// collective of the unit is wrapped, through a macro defined after the
+/// headers that declare them, in a call that first asks with __ballot_sync
+/// on the same mask which of its lanes are there. The lowest lane there
+/// keeps, per source line, the mask, the lanes seen and how many warps
+/// missed some; main prints them after the kernel.
+const char LaneCheckPrelude[] =
+    R"CU(// The lane check: which lanes of each warp collective's mask are there.
+#include <cooperative_groups.h>
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+
+struct CudaTidyLaneFault {
+  unsigned Line, Mask, Present, Warps;
+};
+__device__ CudaTidyLaneFault cudaTidyLaneFaults[8];
+
+__device__ __forceinline__ void cudaTidyLanes(unsigned Line, unsigned Mask) {
+  unsigned Present = __ballot_sync(Mask, 1);
+  unsigned Lane;
+  asm volatile("mov.u32 %0, %%laneid;" : "=r"(Lane));
+  if (Present == Mask || Present == 0 || Lane != unsigned(__ffs(Present) - 1))
+    return;
+  for (int I = 0; I < 8; ++I) {
+    unsigned Old = atomicCAS(&cudaTidyLaneFaults[I].Line, 0u, Line);
+    if (Old == 0u || Old == Line) {
+      if (Old == 0u) {
+        cudaTidyLaneFaults[I].Mask = Mask;
+        cudaTidyLaneFaults[I].Present = Present;
+      }
+      atomicAdd(&cudaTidyLaneFaults[I].Warps, 1u);
+      return;
+    }
+  }
+}
+
+template <class T>
+__device__ __forceinline__ T cudaTidyShfl(unsigned Line, unsigned Mask, T Var,
+                                          int Lane, int Width = warpSize) {
+  cudaTidyLanes(Line, Mask);
+  return __shfl_sync(Mask, Var, Lane, Width);
+}
+template <class T>
+__device__ __forceinline__ T cudaTidyShflUp(unsigned Line, unsigned Mask,
+                                            T Var, unsigned Delta,
+                                            int Width = warpSize) {
+  cudaTidyLanes(Line, Mask);
+  return __shfl_up_sync(Mask, Var, Delta, Width);
+}
+template <class T>
+__device__ __forceinline__ T cudaTidyShflDown(unsigned Line, unsigned Mask,
+                                              T Var, unsigned Delta,
+                                              int Width = warpSize) {
+  cudaTidyLanes(Line, Mask);
+  return __shfl_down_sync(Mask, Var, Delta, Width);
+}
+template <class T>
+__device__ __forceinline__ T cudaTidyShflXor(unsigned Line, unsigned Mask,
+                                             T Var, int LaneMask,
+                                             int Width = warpSize) {
+  cudaTidyLanes(Line, Mask);
+  return __shfl_xor_sync(Mask, Var, LaneMask, Width);
+}
+__device__ __forceinline__ unsigned cudaTidyBallot(unsigned Line,
+                                                   unsigned Mask, int P) {
+  cudaTidyLanes(Line, Mask);
+  return __ballot_sync(Mask, P);
+}
+__device__ __forceinline__ int cudaTidyAny(unsigned Line, unsigned Mask,
+                                           int P) {
+  cudaTidyLanes(Line, Mask);
+  return __any_sync(Mask, P);
+}
+__device__ __forceinline__ int cudaTidyAll(unsigned Line, unsigned Mask,
+                                           int P) {
+  cudaTidyLanes(Line, Mask);
+  return __all_sync(Mask, P);
+}
+template <class T>
+__device__ __forceinline__ unsigned cudaTidyMatchAny(unsigned Line,
+                                                     unsigned Mask, T V) {
+  cudaTidyLanes(Line, Mask);
+  return __match_any_sync(Mask, V);
+}
+#if __CUDA_ARCH__ >= 800 || !defined(__CUDA_ARCH__)
+template <class T>
+__device__ __forceinline__ T cudaTidyReduceAdd(unsigned Line, unsigned Mask,
+                                               T V) {
+  cudaTidyLanes(Line, Mask);
+  return __reduce_add_sync(Mask, V);
+}
+template <class T>
+__device__ __forceinline__ T cudaTidyReduceMin(unsigned Line, unsigned Mask,
+                                               T V) {
+  cudaTidyLanes(Line, Mask);
+  return __reduce_min_sync(Mask, V);
+}
+template <class T>
+__device__ __forceinline__ T cudaTidyReduceMax(unsigned Line, unsigned Mask,
+                                               T V) {
+  cudaTidyLanes(Line, Mask);
+  return __reduce_max_sync(Mask, V);
+}
+#define __reduce_add_sync(...) cudaTidyReduceAdd(__LINE__, __VA_ARGS__)
+#define __reduce_min_sync(...) cudaTidyReduceMin(__LINE__, __VA_ARGS__)
+#define __reduce_max_sync(...) cudaTidyReduceMax(__LINE__, __VA_ARGS__)
+#endif
+#define __shfl_sync(...) cudaTidyShfl(__LINE__, __VA_ARGS__)
+#define __shfl_up_sync(...) cudaTidyShflUp(__LINE__, __VA_ARGS__)
+#define __shfl_down_sync(...) cudaTidyShflDown(__LINE__, __VA_ARGS__)
+#define __shfl_xor_sync(...) cudaTidyShflXor(__LINE__, __VA_ARGS__)
+#define __ballot_sync(...) cudaTidyBallot(__LINE__, __VA_ARGS__)
+#define __any_sync(...) cudaTidyAny(__LINE__, __VA_ARGS__)
+#define __all_sync(...) cudaTidyAll(__LINE__, __VA_ARGS__)
+#define __match_any_sync(...) cudaTidyMatchAny(__LINE__, __VA_ARGS__)
+
+)CU";
+
+/// What main prints of the lane check after the kernel.
+const char LaneCheckReport[] = R"CU(  CudaTidyLaneFault Faults[8];
+  cudaTidyCheck(cudaMemcpyFromSymbol(Faults, cudaTidyLaneFaults, sizeof Faults),
+                "reading the lane check");
+  for (const CudaTidyLaneFault &Fault : Faults)
+    if (Fault.Line)
+      std::printf("cuda-tidy-lanes: line %u: in %u warp%s only %d of the %d "
+                  "lanes of mask 0x%08x reached it (0x%08x)\n",
+                  Fault.Line, Fault.Warps, Fault.Warps == 1 ? "" : "s",
+                  __builtin_popcount(Fault.Present),
+                  __builtin_popcount(Fault.Mask), Fault.Mask, Fault.Present);
+)CU";
+
 Expected<std::string> reproducerSource(const Finding &F,
                                        const json::Object &Record,
                                        StringRef Folder, json::Object &Facts) {
@@ -382,6 +517,7 @@ Expected<std::string> reproducerSource(const Finding &F,
   bool AboveDefault = expectString(Record, "problem") == "above-default" ||
                       expectString(Record, "problem") == "above-target";
   bool Cooperative = Record.getBoolean("cooperative").value_or(false);
+  bool Lanes = expectString(Record, "tool") == "lanes";
 
   std::string Declarations, Arguments, Buffers;
   bool DefaultInputs = false;
@@ -445,6 +581,7 @@ Expected<std::string> reproducerSource(const Finding &F,
      << Block[0] << "," << Block[1] << "," << Block[2] << "), grid (" << Grid[0]
      << "," << Grid[1] << "," << Grid[2]
      << "). finding.json lists every value and default.\n\n"
+     << (Lanes ? LaneCheckPrelude : "")
      << "#define main cuda_tidy_original_main\n"
      << "#include "
      << cppString(relativePath(realPath(translationUnit(F, Record)),
@@ -514,6 +651,7 @@ Expected<std::string> reproducerSource(const Finding &F,
      << "                cudaGetErrorString(Launched));\n"
      << "    return 3;\n  }\n"
      << "  cudaTidyCheck(cudaDeviceSynchronize(), \"the kernel\");\n"
+     << (Lanes ? LaneCheckReport : "")
      << "  std::printf(\"cuda-tidy-repro: kernel finished\\n\");\n"
      << "  return 0;\n}\n";
   Facts["kernel"] = Spelling;
@@ -615,6 +753,37 @@ std::string runScript(const Finding &F, const json::Object &Record,
             " \"\" \"\" \"\" \"$last_detail\"\nexit 1\n")
         .str();
   };
+  if (Tool == "lanes") {
+    std::int64_t Line = 0;
+    if (const json::Object *Expect = Record.getObject("expect"))
+      Line = Expect->getInteger("collective_line").value_or(0);
+    Script += formatv(
+        R"SH(# The lane check: each warp collective asked first, with __ballot_sync on
+# its own mask, which lanes of the mask were there; the reproducer prints
+# the lines where some were not. A collective that waits for the missing
+# lanes hangs instead.
+line={0}
+timeout --kill-after=5 "$limit" ./repro > plain.log 2>&1
+status=$?
+if [ "$status" -eq 124 ] || [ "$status" -eq 137 ]; then
+  report confirmed watchdog plain.log "" "" "" "hang: still running after $limit s"
+  exit 0
+fi
+grep -q '^cuda-tidy-repro: kernel finished' plain.log ||
+  could_not_run "exit $status: $(tail -n 1 plain.log)"
+fault=$(sed -n "s/^cuda-tidy-lanes: line $line: //p" plain.log | head -n 1)
+if [ -n "$fault" ]; then
+  report confirmed lanes plain.log "" "" "$line" "$fault"
+  exit 0
+fi
+others=$(sed -n 's/^cuda-tidy-lanes: line \([0-9]*\):.*/\1/p' plain.log | tr '\n' ' ' | sed 's/ $//')
+last_detail="every lane of the mask reached the collective at line $line"
+[ -z "$others" ] || last_detail="$last_detail (lanes were missing at line $others)"
+)SH",
+        Line);
+    Script += NotReproduced("lanes", "plain.log");
+    return Script;
+  }
   if (F.Check == "cuda-divergent-barrier") {
     Script +=
         R"SH(# A barrier some threads miss hangs the block, or synccheck reports it,

@@ -262,6 +262,16 @@ __STUB_MIN_MAX(float)
 __STUB_MIN_MAX(double)
 #undef __STUB_MIN_MAX
 
+// The device side of glibc's assert(), as Clang's CUDA wrapper declares it:
+// not `noreturn`.
+extern "C" __device__ void __assertfail(const char *, const char *, unsigned,
+                                        const char *, __SIZE_TYPE__);
+__device__ static inline void __assert_fail(const char *Message,
+                                            const char *File, unsigned Line,
+                                            const char *Function) {
+  __assertfail(Message, File, Line, Function, sizeof(char));
+}
+
 #undef __STUB_DEVICE__
 
 #endif // CUDA_TIDY_TEST_STUB_CUDA_RUNTIME_H
