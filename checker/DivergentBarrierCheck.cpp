@@ -323,20 +323,9 @@ public:
                      Context.getSourceManager());
     if (!witnessRecordsWanted())
       return;
-    // A warp barrier some lanes miss leaves the data it should order
-    // unordered, which racecheck shows; a shuffle or vote shows only in a
-    // wrong result.
-    if (llvm::StringRef(D.Name).contains("syncwarp")) {
-      DivergentBarrier AsBarrier;
-      AsBarrier.Function = D.Function;
-      AsBarrier.Site = D.Call;
-      AsBarrier.Barrier = D.Collective ? D.Collective : D.Call;
-      AsBarrier.Condition = D.Condition;
-      ToRecord.push_back(AsBarrier);
-      return;
-    }
-    // No sanitizer reports a shuffle or vote that lanes of its mask miss:
-    // the reproducer's lane check asks the mask itself (tool "lanes").
+    // No sanitizer reports a shuffle or vote that lanes of its mask miss,
+    // nor synccheck a __syncwarp (../shared/GPU-FACTS.md): the
+    // reproducer's lane check asks the mask itself (tool "lanes").
     ToRecordLanes.push_back(D);
   }
 

@@ -1,6 +1,7 @@
 //===--- WitnessRecord.cpp - cuda-tidy ------------------------------------===//
 
 #include "WitnessRecord.h"
+#include "model/ProgramValues.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -148,6 +149,16 @@ void addLaunchFacts(WitnessRecord &R, const LaunchModel &M, bool NeedsGrid) {
                   constantOf(Chosen->Args[I], Context))
             R.Values.push_back({Param, *Value});
       }
+    // What one run of the program passes where the launch names no
+    // constant: the values its callers give (ProgramValues.h).
+    ProgramValues Run = programValues(M, *Chosen, R.Block.Dim, Context);
+    for (const auto &[Param, Value] : Run.Arguments) {
+      unsigned I = Param->getFunctionScopeIndex();
+      if (I < R.Kernel->getNumParams() && !Known(R.Kernel->getParamDecl(I)))
+        R.Values.push_back({R.Kernel->getParamDecl(I), Value});
+    }
+    if (!R.DynamicSharedBytes && Run.Bytes)
+      R.DynamicSharedBytes = Run.Bytes;
     if (NeedsGrid && Chosen->Grid)
       if (std::optional<BlockShape> Grid =
               const_cast<LaunchModel &>(M).grid(*Chosen))

@@ -96,8 +96,10 @@ bool defines(const Stmt *S, const VarDecl *Var, const Expr *&Value) {
 
 } // namespace
 
-HostValues::HostValues(const FunctionDecl *Function, ASTContext &Context)
-    : Function(Function), Context(Context) {
+HostValues::HostValues(
+    const FunctionDecl *Function, ASTContext &Context,
+    llvm::DenseMap<const ParmVarDecl *, std::int64_t> BoundValues)
+    : Function(Function), Context(Context), Bound(std::move(BoundValues)) {
   Stmt *Body = Function ? Function->getBody() : nullptr;
   if (!Body)
     return;
@@ -370,8 +372,12 @@ std::optional<std::int64_t> HostValues::evaluate(const Expr *E, const Stmt *At,
       E->EvaluateAsInt(Folded, Context))
     return Folded.Val.getInt().getExtValue();
   if (const VarDecl *Var = referencedVar(E)) {
-    if (isa<ParmVarDecl>(Var))
-      return std::nullopt;
+    if (const auto *Param = dyn_cast<ParmVarDecl>(Var)) {
+      auto It = Bound.find(Param);
+      if (It == Bound.end() || mayChange(Param))
+        return std::nullopt;
+      return It->second;
+    }
     if (!Var->hasLocalStorage())
       return Var->getInit() ? evaluate(Var->getInit(), At, Depth + 1)
                             : std::nullopt;

@@ -24,8 +24,9 @@
 // Also read: array elements with a constant index of a local array that is
 // never changed after its initialiser, and integer arithmetic over known
 // values. Globals are read at their initialiser, as before: a constant
-// shape is what such a launch most likely uses. Parameters are never read
-// (their defaults say nothing of what callers pass).
+// shape is what such a launch most likely uses. Parameters are not read
+// (their defaults say nothing of what callers pass), unless the values of
+// one call are bound (ProgramValues.h, for reproducers).
 //
 //===----------------------------------------------------------------------===//
 
@@ -52,7 +53,13 @@ namespace clang::cuda_tidy {
 /// The values of one host function's variables at its statements.
 class HostValues {
 public:
-  HostValues(const FunctionDecl *Function, ASTContext &Context);
+  /// \p Bound gives values to read for the function's parameters where it
+  /// never changes them: what one call of it passes, for a reproducer (the
+  /// checks' own questions bind none: a parameter's value at one call says
+  /// nothing of the others).
+  HostValues(const FunctionDecl *Function, ASTContext &Context,
+             llvm::DenseMap<const ParmVarDecl *, std::int64_t> Bound =
+                 llvm::DenseMap<const ParmVarDecl *, std::int64_t>());
   ~HostValues();
 
   /// The integer value of \p E evaluated at \p At (a statement of the
@@ -126,6 +133,7 @@ private:
   llvm::DenseMap<const Expr *, bool> StableConditions;
   std::unique_ptr<ExprMutationAnalyzer> Mutations;
   llvm::DenseMap<const VarDecl *, bool> Changed;
+  llvm::DenseMap<const ParmVarDecl *, std::int64_t> Bound;
 };
 
 } // namespace clang::cuda_tidy

@@ -209,6 +209,8 @@ public:
 
   /// The kernels defined in the unit, in the order they were recorded.
   llvm::ArrayRef<const FunctionDecl *> kernels() const { return Kernels; }
+  /// The other functions recorded, in that order.
+  llvm::ArrayRef<const FunctionDecl *> functions() const { return Functions; }
   /// Every launch resolved, in the order of the unit: the launches of each
   /// function as written, then those inside helpers, then other files'.
   llvm::ArrayRef<KernelLaunch> launches() const { return Launches; }

@@ -447,6 +447,11 @@ __device__ __forceinline__ unsigned cudaTidyMatchAny(unsigned Line,
   cudaTidyLanes(Line, Mask);
   return __match_any_sync(Mask, V);
 }
+__device__ __forceinline__ void cudaTidySyncwarp(unsigned Line,
+                                                 unsigned Mask = 0xffffffffu) {
+  cudaTidyLanes(Line, Mask);
+  __syncwarp(Mask);
+}
 #if __CUDA_ARCH__ >= 800 || !defined(__CUDA_ARCH__)
 template <class T>
 __device__ __forceinline__ T cudaTidyReduceAdd(unsigned Line, unsigned Mask,
@@ -478,6 +483,7 @@ __device__ __forceinline__ T cudaTidyReduceMax(unsigned Line, unsigned Mask,
 #define __any_sync(...) cudaTidyAny(__LINE__, __VA_ARGS__)
 #define __all_sync(...) cudaTidyAll(__LINE__, __VA_ARGS__)
 #define __match_any_sync(...) cudaTidyMatchAny(__LINE__, __VA_ARGS__)
+#define __syncwarp(...) cudaTidySyncwarp(__LINE__, ##__VA_ARGS__)
 
 )CU";
 
