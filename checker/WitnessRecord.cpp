@@ -77,6 +77,44 @@ bool hasPointerMembers(const RecordDecl *Record) {
   return false;
 }
 
+/// What a reproducer fills a buffer of \p Pointee with: "float", "double",
+/// "half" or "bfloat16" (scalars, or records of them only: `float4`,
+/// `__half2`), else "integer" (small integers, safe as indices).
+llvm::StringRef fillKind(QualType Pointee) {
+  Pointee = Pointee.getCanonicalType();
+  if (const auto *Builtin = Pointee->getAs<BuiltinType>()) {
+    switch (Builtin->getKind()) {
+    case BuiltinType::Float:
+      return "float";
+    case BuiltinType::Double:
+      return "double";
+    case BuiltinType::Half:
+    case BuiltinType::Float16:
+      return "half";
+    case BuiltinType::BFloat16:
+      return "bfloat16";
+    default:
+      return "integer";
+    }
+  }
+  const RecordDecl *Record = Pointee->getAsRecordDecl();
+  if (!Record || !Record->getDefinition())
+    return "integer";
+  llvm::StringRef Name = Record->getName();
+  if (Name.starts_with("__half"))
+    return "half";
+  if (Name.starts_with("__nv_bfloat16"))
+    return "bfloat16";
+  std::optional<llvm::StringRef> Kind;
+  for (const FieldDecl *Field : Record->getDefinition()->fields()) {
+    llvm::StringRef Of = fillKind(Field->getType());
+    if (Kind && *Kind != Of)
+      return "integer";
+    Kind = Of;
+  }
+  return Kind.value_or("integer");
+}
+
 llvm::json::Object describeParameter(const ParmVarDecl *Param,
                                      ASTContext &Context) {
   QualType Type = Param->getType().getCanonicalType();
@@ -85,8 +123,10 @@ llvm::json::Object describeParameter(const ParmVarDecl *Param,
   if (const auto *Pointer = Type->getAs<PointerType>()) {
     P["kind"] = "pointer";
     QualType Pointee = Pointer->getPointeeType();
-    if (!Pointee->isIncompleteType() && !Pointee->isVoidType())
+    if (!Pointee->isIncompleteType() && !Pointee->isVoidType()) {
       P["pointee_bytes"] = Context.getTypeSizeInChars(Pointee).getQuantity();
+      P["fill"] = fillKind(Pointee);
+    }
     const RecordDecl *Record = Pointee->getAsRecordDecl();
     P["holds_pointers"] = Pointee->isPointerType() ||
                           (Record && Record->getDefinition() &&

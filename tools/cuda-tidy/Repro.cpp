@@ -545,10 +545,27 @@ Expected<std::string> reproducerSource(const Finding &F,
               "parameter '" + PName + "' (" + Type +
               ") points to pointers, which the kernel would chase through "
               "memory: a reproducer's buffers cannot give them");
-        Buffers += formatv("  void *buffer{0} = cudaTidyBuffer({1});\n", Index,
-                           DefaultBufferBytes);
+        // Floating-point data gets values near 1 (the integer pattern
+        // read as floats is all denormals, whose products vanish: a sum
+        // the race writes would be 0 in every thread, and racecheck does
+        // not report two writes of one value); other data small integers,
+        // safe as indices.
+        static const std::pair<StringRef, StringRef> Fills[] = {
+            {"integer", "32-bit word i holds i % 251"},
+            {"float", "element i holds 1 + (i % 251) / 256"},
+            {"double", "element i holds 1 + (i % 251) / 256"},
+            {"half", "element i holds 1 + (i % 251) / 1024"},
+            {"bfloat16", "element i holds 1 + (i % 127) / 128"}};
+        StringRef Fill = P->getString("fill").value_or("integer");
+        unsigned FillIndex = 0;
+        for (unsigned I = 0; I < std::size(Fills); ++I)
+          if (Fills[I].first == Fill)
+            FillIndex = I;
+        Buffers += formatv("  void *buffer{0} = cudaTidyBuffer({1}, {2});\n",
+                           Index, DefaultBufferBytes, FillIndex);
         Value = formatv("static_cast<Arg{0}>(buffer{0})", Index);
         Out["buffer_bytes"] = DefaultBufferBytes;
+        Out["buffer_fill"] = Fills[FillIndex].second;
         Out["value_from"] = "a device buffer of the default size, filled";
       } else if (Kind == "integer" || Kind == "bool") {
         std::optional<std::int64_t> Given = P->getInteger("value");
@@ -576,7 +593,9 @@ Expected<std::string> reproducerSource(const Finding &F,
     }
   Facts["parameters"] = std::move(Parameters);
   Facts["inputs"] = DefaultInputs ? "default" : "witness";
-  Facts["buffer_fill"] = "32-bit word i holds i % 251";
+  Facts["buffer_fill"] = "each pointer parameter's buffer_fill: 32-bit "
+                         "word i holds i % 251, or floating-point element i "
+                         "holds a value in [1, 2)";
 
   std::string Source;
   raw_string_ostream OS(Source);
@@ -603,16 +622,31 @@ Expected<std::string> reproducerSource(const Finding &F,
      << "  std::exit(3);\n}\n\n"
      << "// Fills a buffer on the device: no shared memory, no barrier, so\n"
      << "// no tool reports it.\n"
-     << "__global__ void cudaTidyFill(unsigned *Words, size_t Count) {\n"
+     << "// Kind 0: 32-bit word i holds i % 251; 1: float element i holds\n"
+     << "// 1 + (i % 251) / 256; 2: double, the same; 3: half bits 0x3c00 +\n"
+     << "// i % 251; 4: bfloat16 bits 0x3f80 + i % 127.\n"
+     << "__global__ void cudaTidyFill(void *Data, size_t Bytes, int Kind) {\n"
+     << "  size_t Size = Kind == 2 ? 8 : Kind >= 3 ? 2 : 4;\n"
      << "  for (size_t I = blockIdx.x * size_t(blockDim.x) + threadIdx.x;\n"
-     << "       I < Count; I += size_t(gridDim.x) * blockDim.x)\n"
-     << "    Words[I] = unsigned(I % 251);\n}\n\n"
-     << "// A device buffer whose 32-bit word i holds i % 251.\n"
-     << "static void *cudaTidyBuffer(size_t Bytes) {\n"
+     << "       I < Bytes / Size; I += size_t(gridDim.x) * blockDim.x) {\n"
+     << "    if (Kind == 1)\n"
+     << "      static_cast<float *>(Data)[I] = 1.0f + float(I % 251) / 256;\n"
+     << "    else if (Kind == 2)\n"
+     << "      static_cast<double *>(Data)[I] = 1.0 + double(I % 251) / 256;\n"
+     << "    else if (Kind == 3)\n"
+     << "      static_cast<unsigned short *>(Data)[I] =\n"
+     << "          (unsigned short)(0x3c00 + I % 251);\n"
+     << "    else if (Kind == 4)\n"
+     << "      static_cast<unsigned short *>(Data)[I] =\n"
+     << "          (unsigned short)(0x3f80 + I % 127);\n"
+     << "    else\n"
+     << "      static_cast<unsigned *>(Data)[I] = unsigned(I % 251);\n"
+     << "  }\n}\n\n"
+     << "// A device buffer filled as cudaTidyFill's Kind says.\n"
+     << "static void *cudaTidyBuffer(size_t Bytes, int Kind) {\n"
      << "  void *Device = nullptr;\n"
      << "  cudaTidyCheck(cudaMalloc(&Device, Bytes), \"cudaMalloc\");\n"
-     << "  cudaTidyFill<<<1024, 256>>>(static_cast<unsigned *>(Device),\n"
-     << "                              Bytes / sizeof(unsigned));\n"
+     << "  cudaTidyFill<<<1024, 256>>>(Device, Bytes, Kind);\n"
      << "  cudaTidyCheck(cudaDeviceSynchronize(), \"filling a buffer\");\n"
      << "  return Device;\n}\n\n"
      << "int main() {\n"
