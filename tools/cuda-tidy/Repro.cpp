@@ -447,8 +447,15 @@ __device__ __forceinline__ unsigned cudaTidyMatchAny(unsigned Line,
   cudaTidyLanes(Line, Mask);
   return __match_any_sync(Mask, V);
 }
+// `__syncwarp()` names the whole warp: the macro passes its arguments, none
+// or the mask, through an overload (GNU's `, ##__VA_ARGS__` is not
+// standard, and nvcc rejects it).
+__device__ __forceinline__ unsigned cudaTidyMaskOf() { return 0xffffffffu; }
+__device__ __forceinline__ unsigned cudaTidyMaskOf(unsigned Mask) {
+  return Mask;
+}
 __device__ __forceinline__ void cudaTidySyncwarp(unsigned Line,
-                                                 unsigned Mask = 0xffffffffu) {
+                                                 unsigned Mask) {
   cudaTidyLanes(Line, Mask);
   __syncwarp(Mask);
 }
@@ -483,7 +490,8 @@ __device__ __forceinline__ T cudaTidyReduceMax(unsigned Line, unsigned Mask,
 #define __any_sync(...) cudaTidyAny(__LINE__, __VA_ARGS__)
 #define __all_sync(...) cudaTidyAll(__LINE__, __VA_ARGS__)
 #define __match_any_sync(...) cudaTidyMatchAny(__LINE__, __VA_ARGS__)
-#define __syncwarp(...) cudaTidySyncwarp(__LINE__, ##__VA_ARGS__)
+#define __syncwarp(...)                                                        \
+  cudaTidySyncwarp(__LINE__, cudaTidyMaskOf(__VA_ARGS__))
 
 )CU";
 
