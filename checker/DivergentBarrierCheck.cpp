@@ -70,11 +70,30 @@ public:
       Buffer->push_back(D);
       return;
     }
-    // Decided at the end of the translation unit, once every caller is known.
-    if (D.ThroughEarlyReturn)
-      Pending.push_back(D);
-    else
-      report(D);
+    // Decided at the end of the translation unit, once every caller and
+    // launch is known.
+    Pending.push_back(D);
+  }
+
+  /// Whether the solver rules out every pair of threads of a block that
+  /// could disagree on the guards leading to \p D, under the kernel's
+  /// stated preconditions and what its launches establish (issue 22:
+  /// divergence decided exactly; WarpMaskAnalysis::decideBarrier). The
+  /// point it finds otherwise is kept for the witness record.
+  bool ruledOut(const DivergentBarrier &D) {
+    if (!D.Site || !D.Function)
+      return false;
+    std::vector<ParameterMultiple> Multiples;
+    if (D.Function->hasAttr<CUDAGlobalAttr>())
+      Multiples = launchedMultiples(Launches, D.Function, Context);
+    DivergentWarpCollective Point;
+    std::optional<bool> Found =
+        WarpMasks.decideBarrier(D.Function, D.Site, Multiples, Point);
+    if (Found && !*Found)
+      return true;
+    if (Found)
+      BarrierPoints[D.Site] = std::move(Point);
+    return false;
   }
 
   /// Reports what early returns cause, unless every call to the function is
@@ -126,8 +145,11 @@ public:
       Plain->analyze(Kernel);
     }
     LaneKernels.clear();
+    Launches.resolve();
     for (const DivergentBarrier &D : Pending)
-      if (!Barriers.onlyCalledBeforeKernelExit(D.Function))
+      if ((!D.ThroughEarlyReturn ||
+           !Barriers.onlyCalledBeforeKernelExit(D.Function)) &&
+          !ruledOut(D))
         report(D);
     Pending.clear();
     for (const UnwrittenSharedRead &R : PendingReads)
@@ -228,6 +250,28 @@ public:
       return;
     }
     R.Block = defaultBlock(R.Kernel);
+    // The solver's point: its block index and the kernel's values. Its
+    // block is of any shape; the launch's (or __launch_bounds__') is kept,
+    // which code written for one block size needs, and the values of a
+    // split seldom depend on it.
+    auto Point = BarrierPoints.find(D.Site);
+    if (Point != BarrierPoints.end() && D.Scope == BarrierScope::Block &&
+        !D.AcrossBlocks) {
+      const DivergentWarpCollective &P = Point->second;
+      // An assumed block gives way to the solver's, unless the kernel's
+      // __launch_bounds__ named it.
+      if (R.Block.Assumed && !R.Kernel->hasAttr<CUDALaunchBoundsAttr>() &&
+          P.Block[0] > 0 && P.Block[1] > 0 && P.Block[2] > 0 &&
+          P.Block[0] * P.Block[1] * P.Block[2] <= 1024)
+        R.Block.Dim = P.Block;
+      for (unsigned Dim = 0; Dim < 3; ++Dim)
+        R.Grid[Dim] = std::max(R.Grid[Dim], P.Grid[Dim]);
+      for (const auto &[Param, Value] : P.Values)
+        if (llvm::is_contained(R.Kernel->parameters(), Param))
+          R.Values.push_back({Param, Value});
+      for (unsigned Dim = 0; Dim < 3; ++Dim)
+        R.Grid[Dim] = std::max(R.Grid[Dim], P.BlockIndex[Dim] + 1);
+    }
     bool AcrossBlocks = D.AcrossBlocks || D.Scope != BarrierScope::Block;
     if (AcrossBlocks)
       R.Grid = {2, 1, 1};
@@ -434,6 +478,8 @@ private:
   /// the end of the unit, when the launches are resolved.
   std::vector<const FunctionDecl *> AnalysedKernels;
   std::vector<DivergentBarrier> ToRecord;
+  /// The solver's point of each barrier it found two threads disagree at.
+  llvm::DenseMap<const Stmt *, DivergentWarpCollective> BarrierPoints;
   std::vector<DivergentWarpCollective> ToRecordLanes;
   size_t Reported = 0;
 };

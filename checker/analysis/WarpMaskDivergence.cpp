@@ -14,6 +14,7 @@
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringExtras.h"
+#include <functional>
 #include <map>
 
 namespace clang::cuda_tidy {
@@ -126,11 +127,36 @@ llvm::SmallVector<SymId, 2> assumptions(const FunctionDecl *FD,
   const auto *Body = dyn_cast_or_null<CompoundStmt>(FD->getBody());
   if (!Body)
     return Found;
+  // Only the statements before the first that synchronises: a collective
+  // before a precondition runs with whatever values break it.
+  // A call of the program's own helpers may synchronise too.
+  const SourceManager &SM = FD->getASTContext().getSourceManager();
+  std::function<bool(const Stmt *)> Synchronises = [&](const Stmt *S) {
+    if (const auto *Call = dyn_cast_or_null<CallExpr>(S)) {
+      const FunctionDecl *Callee = Call->getDirectCallee();
+      if (classifySync(Call).Kind != SyncKind::None ||
+          (Callee && Callee->hasBody() &&
+           !SM.isInSystemHeader(Callee->getLocation())))
+        return true;
+    }
+    for (const Stmt *Child :
+         S ? S->children()
+           : Stmt::const_child_range(Stmt::const_child_iterator(),
+                                     Stmt::const_child_iterator()))
+      if (Child && Synchronises(Child))
+        return true;
+    return false;
+  };
   for (const Stmt *S : Body->body()) {
-    const Expr *Stated = statedCondition(S);
+    if (Synchronises(S))
+      break;
+    bool Holds = true;
+    const Expr *Stated = statedCondition(S, Holds);
     if (!Stated)
       continue;
     SymId Id = Sym.translate(Stated);
+    if (!Holds && !Sym.isUnknown(Id))
+      Id = Sym.binary(SymNode::Eq, Id, Sym.constant(0));
     if (!Sym.isUnknown(Id) && !Sym.usesThread(Id))
       Found.push_back(Id);
   }
@@ -145,9 +171,46 @@ public:
       ASTContext &Context, const FunctionDependence &Deps,
       SymbolicTranslator &Sym, llvm::ArrayRef<SymId> Assumed,
       const WarpMaskOptions &Opts, SolverPool &Solvers,
-      llvm::function_ref<const CallExpr *(const CallExpr *)> CollectiveOf)
+      llvm::function_ref<const CallExpr *(const CallExpr *)> CollectiveOf,
+      bool BlockWide = false)
       : Context(Context), Deps(Deps), Sym(Sym), Assumed(Assumed), Opts(Opts),
-        Solvers(Solvers), CollectiveOf(CollectiveOf) {}
+        Solvers(Solvers), CollectiveOf(CollectiveOf), BlockWide(BlockWide) {}
+
+  /// For a block barrier in \p B: whether two threads of one block may
+  /// disagree on a guard that leads to it (true, with the point in
+  /// \p Report), certainly may not under the stated preconditions (false),
+  /// or none when a guard that varies cannot be decided. Needs BlockWide.
+  std::optional<bool> decideBarrier(const CFGBlock *B,
+                                    DivergentWarpCollective &Report) {
+    collectGuards(B, SyncEvent());
+    bool Varies = false;
+    for (const Guard &G : Guards) {
+      if (!G.Varies)
+        continue;
+      Varies = true;
+      if (!G.Decidable)
+        return std::nullopt;
+      // The question compares two threads at one point. A loop's condition
+      // also differs for threads that left the loop in an earlier pass,
+      // through an exit that need not lead to the barrier (a `break` after
+      // it): each exit on a varying condition must be asked too. A guard
+      // elsewhere whose terms are the same in every thread varies through
+      // something the solver does not see.
+      llvm::SmallPtrSet<const CFGBlock *, 16> Body = loopOf(G.Block);
+      if (Body.empty() ? !Sym.usesThread(G.Id) : !exitsAsked(G.Block, Body))
+        return std::nullopt;
+      std::optional<bool> Found = ask(G, -1, Report);
+      if (!Found)
+        return std::nullopt;
+      if (*Found) {
+        describe(G, Report);
+        return true;
+      }
+    }
+    if (!Varies)
+      return std::nullopt;
+    return false;
+  }
 
   /// The report for the collective \p Call in \p B (of \p Event, with
   /// \p Mask translated), if its mask may name lanes that do not reach it.
@@ -197,6 +260,66 @@ public:
   }
 
 private:
+  /// The blocks of the loop \p H heads (those on a way from \p H back to
+  /// it), \p H among them; empty when \p H heads none.
+  llvm::SmallPtrSet<const CFGBlock *, 16> loopOf(const CFGBlock *H) {
+    llvm::SmallPtrSet<const CFGBlock *, 16> Forward, Backward, Body;
+    llvm::SmallVector<const CFGBlock *, 16> Work;
+    for (const CFGBlock *Succ : H->succs())
+      if (Succ)
+        Work.push_back(Succ);
+    while (!Work.empty()) {
+      const CFGBlock *B = Work.pop_back_val();
+      if (B == H || !Forward.insert(B).second)
+        continue;
+      for (const CFGBlock *Succ : B->succs())
+        if (Succ)
+          Work.push_back(Succ);
+    }
+    for (const CFGBlock *Pred : H->preds())
+      if (Pred)
+        Work.push_back(Pred);
+    bool Loops = false;
+    while (!Work.empty()) {
+      const CFGBlock *B = Work.pop_back_val();
+      if (B == H) {
+        Loops = true;
+        continue;
+      }
+      if (!Forward.contains(B) || !Backward.insert(B).second)
+        continue;
+      for (const CFGBlock *Pred : B->preds())
+        if (Pred)
+          Work.push_back(Pred);
+    }
+    if (!Loops && Backward.empty())
+      return Body;
+    Body = Backward;
+    Body.insert(H);
+    return Body;
+  }
+
+  /// Whether every branch of the loop \p Body (headed by \p H) that may
+  /// leave it on a condition threads disagree on is one of the guards
+  /// asked, and decidable.
+  bool exitsAsked(const CFGBlock *H,
+                  const llvm::SmallPtrSet<const CFGBlock *, 16> &Body) {
+    for (const CFGBlock *C : Body) {
+      if (C == H || C->succ_size() < 2)
+        continue;
+      bool Leaves = llvm::any_of(C->succs(), [&](const CFGBlock *Succ) {
+        return Succ && !Body.contains(Succ);
+      });
+      if (!Leaves || !(Deps.getConditionDeps(C) & (dep::Thread | dep::Lane)))
+        continue;
+      if (!llvm::any_of(Guards, [&](const Guard &G) {
+            return G.Block == C && G.Decidable;
+          }))
+        return false;
+    }
+    return true;
+  }
+
   /// Whether the arm of the branch at \p C that \p Side does not take,
   /// before the arms join, calls a collective of \p Event's kind with the
   /// same constant mask. On sm_70 and later the lanes of a mask may meet at
@@ -241,14 +364,15 @@ private:
       G.Block = C;
       G.Condition = dyn_cast_or_null<Expr>(C->getTerminatorCondition());
       DepSet Conditions = Deps.getConditionDeps(C);
-      G.Varies = (Conditions & (dep::Thread | dep::Lane)) && G.Condition &&
-                 !Uniformity.isWarpUniform(G.Condition, C, C->size());
+      G.Varies =
+          (Conditions & (dep::Thread | dep::Lane)) && G.Condition &&
+          (BlockWide || !Uniformity.isWarpUniform(G.Condition, C, C->size()));
       std::optional<bool> Side = sideOf(Deps, C, B);
       G.Id = G.Condition ? Sym.translate(G.Condition) : -1;
       bool Translated = Side && !Sym.isUnknown(G.Id);
       if (Side)
         G.Side = *Side;
-      if (G.Varies && Side && otherArmMeets(C, *Side, Event))
+      if (!BlockWide && G.Varies && Side && otherArmMeets(C, *Side, Event))
         G.Varies = false;
       // A helper's parameter is an atom of the translation, the same in
       // both threads, though the caller may pass each lane its own value.
@@ -277,11 +401,13 @@ private:
     std::optional<std::int64_t> FixedX = fixedExtent(0),
                                 FixedY = fixedExtent(1);
     bool NarrowRows = FixedX && *FixedX > 0 && *FixedX % WarpSize != 0;
-    if (!NarrowRows)
+    if (!NarrowRows && !BlockWide)
       Q.require(S.mkEqual(S.mkBVAnd(Q.blockDim(0), Lanes), Q.constant(0)));
     unsigned First = Q.addThread(), Second = Q.addThread();
-    llvm::SMTExprRef SecondLane;
-    if (NarrowRows) {
+    llvm::SMTExprRef SecondLane = nullptr;
+    if (BlockWide) {
+      // Any two threads of the block.
+    } else if (NarrowRows) {
       // The author fixed rows narrower than a warp (llm.c's
       // `assert(blockDim.x == 4); assert(blockDim.y == 8);`): a warp is 32
       // consecutive linear ids, which with constant extents are no product
@@ -318,16 +444,19 @@ private:
       }
     llvm::SMTExprRef Away = Q.holds(G.Id, Second);
     Q.require(G.Side ? S.mkNot(Away) : Away);
-    llvm::SMTExprRef MaskValue = Q.value(Mask, First);
-    Q.require(S.mkNot(
-        S.mkEqual(S.mkBVAnd(S.mkBVLshr(MaskValue, SecondLane), Q.constant(1)),
-                  Q.constant(0))));
+    if (!BlockWide) {
+      llvm::SMTExprRef MaskValue = Q.value(Mask, First);
+      Q.require(S.mkNot(
+          S.mkEqual(S.mkBVAnd(S.mkBVLshr(MaskValue, SecondLane), Q.constant(1)),
+                    Q.constant(0))));
+    }
     llvm::SmallVector<unsigned, 4> Atoms;
     Sym.collectAtoms(G.Id, Atoms);
     for (unsigned Atom : Atoms)
       if (Sym.atoms()[Atom].isLoopCounter())
         Q.relate(Atom, First, Second, IterationRelation::Same);
-    Sym.collectAtoms(Mask, Atoms);
+    if (!BlockWide)
+      Sym.collectAtoms(Mask, Atoms);
 
     // What the lanes are evaluated at.
     llvm::SmallVector<std::pair<unsigned, llvm::SMTExprRef>, 4> SeenAtoms;
@@ -338,7 +467,8 @@ private:
     llvm::SMTExprRef SeenDims[3];
     for (unsigned D = 0; D < 3; ++D)
       SeenDims[D] = Q.observe(Q.blockDim(D));
-    llvm::SMTExprRef SeenFirst[3], SeenSecondLane = Q.observe(SecondLane);
+    llvm::SMTExprRef SeenFirst[3],
+        SeenSecondLane = SecondLane ? Q.observe(SecondLane) : nullptr;
     for (unsigned D = 0; D < 3; ++D)
       SeenFirst[D] = Q.observe(Q.threadIndex(First, D));
 
@@ -352,16 +482,22 @@ private:
         Env.Dim[D] = Q.modelValue(SeenDims[D]);
       for (unsigned D = 0; D < 3; ++D)
         FirstThread[D] = Q.modelValue(SeenFirst[D]);
-      SecondLaneValue = Q.modelValue(SeenSecondLane);
+      if (SeenSecondLane)
+        SecondLaneValue = Q.modelValue(SeenSecondLane);
     });
     if (!Answer)
+      return std::nullopt;
+    // A block barrier is kept unless the solver rules the pair out; an
+    // uncertain witness decides nothing.
+    if (BlockWide && Answer->Found && !Answer->Certain)
       return std::nullopt;
     if (!Answer->Found || (!Answer->Certain && !Opts.ReportUndecided))
       return false;
     Env.Atoms = AtomValues.data();
     for (unsigned D = 0; D < 3; ++D)
       Env.Tid[D] = FirstThread[D];
-    Report.Lanes = awayLanes(G, Mask, Env, SecondLaneValue);
+    if (!BlockWide)
+      Report.Lanes = awayLanes(G, Mask, Env, SecondLaneValue);
     Report.When = when(G, Atoms, AtomValues, Env);
     for (unsigned D = 0; D < 3; ++D)
       Report.Block[D] = Env.Dim[D];
@@ -371,6 +507,9 @@ private:
         Report.Values.push_back({Param, AtomValues[Atom]});
       else if (A.isBlockIndex() && A.Name.size() == 10)
         Report.BlockIndex[A.Name.back() - 'x'] = AtomValues[Atom];
+      else if (!A.Var && llvm::StringRef(A.Name).starts_with("gridDim.") &&
+               A.Name.size() == 9)
+        Report.Grid[A.Name.back() - 'x'] = AtomValues[Atom];
     }
     return true;
   }
@@ -457,10 +596,46 @@ private:
   const WarpMaskOptions &Opts;
   SolverPool &Solvers;
   llvm::function_ref<const CallExpr *(const CallExpr *)> CollectiveOf;
+  /// Two threads of one block, not one warp, and no mask: the question of
+  /// a block barrier.
+  bool BlockWide = false;
   llvm::SmallVector<Guard, 4> Guards;
 };
 
 } // namespace
+
+std::optional<bool>
+WarpMaskAnalysis::decideBarrier(const FunctionDecl *FD, const Stmt *Site,
+                                llvm::ArrayRef<ParameterMultiple> Multiples,
+                                DivergentWarpCollective &Report) {
+  const FunctionDependence *Deps = FD ? Dependence.analyze(FD) : nullptr;
+  if (!Deps)
+    return std::nullopt;
+  const CFGBlock *Where = nullptr;
+  for (const CFGBlock *B : Deps->getCFG())
+    for (const CFGElement &Element : *B)
+      if (auto Statement = Element.getAs<CFGStmt>())
+        if (Statement->getStmt() == Site)
+          Where = B;
+  if (!Where)
+    return std::nullopt;
+  SymbolicTranslator Sym(Dependence.getContext(), Deps->getFunction(), Deps);
+  llvm::SmallVector<SymId, 2> Assumed = assumptions(Deps->getFunction(), Sym);
+  for (const ParameterMultiple &Fact : Multiples)
+    Assumed.push_back(
+        Sym.binary(SymNode::Eq,
+                   Sym.binary(SymNode::Rem, Sym.parameter(Fact.Param),
+                              Sym.constant(Fact.Multiple)),
+                   Sym.constant(0)));
+  auto CollectiveOf = [this](const CallExpr *Other) {
+    return collectiveOf(Other);
+  };
+  CollectiveQuestion Question(Dependence.getContext(), *Deps, Sym, Assumed,
+                              Options, Solvers, CollectiveOf,
+                              /*BlockWide=*/true);
+  Report.Function = FD;
+  return Question.decideBarrier(Where, Report);
+}
 
 const CallExpr *WarpMaskAnalysis::collectiveOf(const CallExpr *Call) {
   SyncEvent Event = classifySync(Call);

@@ -97,6 +97,8 @@ struct DivergentWarpCollective {
   /// the guard and the mask read. Block is all zeros when undecided.
   std::array<std::int64_t, 3> Block = {0, 0, 0};
   std::array<std::int64_t, 3> BlockIndex = {0, 0, 0};
+  /// The grid's extents the point reads (0: not read).
+  std::array<std::int64_t, 3> Grid = {0, 0, 0};
   llvm::SmallVector<std::pair<const ParmVarDecl *, std::int64_t>, 2> Values;
   /// The guard that sends the lanes away, and why it may differ.
   const Expr *Condition = nullptr;
@@ -133,6 +135,18 @@ public:
   /// (HostFacts.h), assumed as `__builtin_assume`s in its body are.
   void analyze(const FunctionDecl *FD,
                llvm::ArrayRef<ParameterMultiple> Multiples = {});
+
+  /// For a block barrier at \p Site in \p FD that the dependence analysis
+  /// finds under thread-dependent control flow (issue 22: divergence
+  /// decided exactly): whether the solver finds two threads of one block,
+  /// of any shape, that disagree on a guard leading to it, under \p FD's
+  /// stated preconditions and \p Multiples (true, with the point in
+  /// \p Report's Block, BlockIndex, Values, When and Condition), or rules
+  /// every such pair out (false); none when a guard cannot be decided (not
+  /// translated, a helper's parameter, a loop the solver cannot follow).
+  std::optional<bool> decideBarrier(const FunctionDecl *FD, const Stmt *Site,
+                                    llvm::ArrayRef<ParameterMultiple> Multiples,
+                                    DivergentWarpCollective &Report);
 
 private:
   /// \p Call when it is a collective with a mask, the collective it always

@@ -61,7 +61,7 @@ bool leaves(const Stmt *S) {
         return Callee->isNoReturn() ||
                (Callee->getIdentifier() &&
                 llvm::is_contained({"__assert_fail", "__assertfail",
-                                    "__assert_rtn", "_wassert"},
+                                    "__assert_rtn", "_wassert", "__trap"},
                                    Callee->getName()));
     if (const auto *Comma = dyn_cast<BinaryOperator>(E);
         Comma && Comma->getOpcode() == BO_Comma)
@@ -266,7 +266,16 @@ std::vector<ParameterMultiple> launchedMultiples(LaunchModel &Launches,
   return Facts;
 }
 
-const Expr *statedCondition(const Stmt *S) {
+const Expr *statedCondition(const Stmt *S, bool &Holds) {
+  Holds = true;
+  // llm.c's `if (C % (32 * x128::size) != 0) { printf(...); __trap(); }`.
+  if (const auto *If = dyn_cast_or_null<IfStmt>(S)) {
+    if (If->getElse() || If->hasInitStorage() || If->hasVarStorage() ||
+        If->isConsteval() || !leaves(If->getThen()))
+      return nullptr;
+    Holds = false;
+    return If->getCond();
+  }
   if (const auto *Attributed = dyn_cast_or_null<AttributedStmt>(S)) {
     for (const Attr *A : Attributed->getAttrs())
       if (const auto *Assume = dyn_cast<CXXAssumeAttr>(A))

@@ -48,10 +48,13 @@ std::int64_t multipleShownBy(const Expr *Condition, bool Holds,
 
 /// The condition statement \p S states as a precondition, when it is one:
 /// `assert(c)` (`c ? (void)0 : __assert_fail(...)`, `(c) || fail()`),
-/// `__builtin_assume(c)` or `[[assume(c)]]`; null otherwise. A program that
-/// breaks it stops (or has undefined behaviour), so the checks may take it
-/// as a fact about the values it reads.
-const Expr *statedCondition(const Stmt *S);
+/// `__builtin_assume(c)`, `[[assume(c)]]`, or `if (c) { ...; __trap(); }`
+/// (an `if` without `else` whose branch certainly leaves: a return, a
+/// throw, a call that does not return), which states `!c`; null otherwise.
+/// \p Holds is set to the truth value the condition has after \p S. A
+/// program that breaks it stops (or has undefined behaviour), so the
+/// checks may take it as a fact about the values it reads.
+const Expr *statedCondition(const Stmt *S, bool &Holds);
 
 } // namespace clang::cuda_tidy
 

@@ -262,6 +262,9 @@ __STUB_MIN_MAX(float)
 __STUB_MIN_MAX(double)
 #undef __STUB_MIN_MAX
 
+// As Clang's CUDA headers declare it.
+__device__ __attribute__((noreturn)) void __trap(void);
+
 // The device side of glibc's assert(), as Clang's CUDA wrapper declares it:
 // not `noreturn`.
 extern "C" __device__ void __assertfail(const char *, const char *, unsigned,
