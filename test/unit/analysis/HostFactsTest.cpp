@@ -54,5 +54,45 @@ TEST(HostFacts, ConditionsThatLeaveShowAMultiple) {
   EXPECT_EQ(multipleIn(P, "both"), 0);
 }
 
+/// The stated condition of the first statement of \p Function's body, as
+/// written, and the truth value it has after it; "" when none.
+std::pair<std::string, bool> statedIn(ParsedCuda &P, llvm::StringRef Function) {
+  const FunctionDecl *F = P.function(Function);
+  const auto *Body = F ? cast<CompoundStmt>(F->getBody()) : nullptr;
+  if (!Body || Body->body_empty())
+    return {"", true};
+  bool Holds = true;
+  const Expr *Stated = statedCondition(Body->body_front(), Holds);
+  if (!Stated)
+    return {"", Holds};
+  std::string Text;
+  llvm::raw_string_ostream OS(Text);
+  Stated->printPretty(OS, nullptr, P.context().getPrintingPolicy());
+  return {Text, Holds};
+}
+
+TEST(HostFacts, StatedPreconditions) {
+  ParsedCuda P(R"(
+    #include <cassert>
+    __global__ void asserted(int n) { assert(n % 32 == 0); }
+    __global__ void assumed(int n) { __builtin_assume(n > 0); }
+    __global__ void attribute(int n) { [[assume(n < 1024)]]; }
+    __global__ void trapped(int n) { if (n % 128 != 0) { __trap(); } }
+    __global__ void returned(int n) { if (n == 0) return; }
+    __global__ void logged(int n) { if (n == 0) n = 1; }
+  )");
+  ASSERT_TRUE(P.ok());
+  EXPECT_EQ(statedIn(P, "asserted"),
+            std::make_pair(std::string("n % 32 == 0"), true));
+  EXPECT_EQ(statedIn(P, "assumed"), std::make_pair(std::string("n > 0"), true));
+  EXPECT_EQ(statedIn(P, "attribute"),
+            std::make_pair(std::string("n < 1024"), true));
+  EXPECT_EQ(statedIn(P, "trapped"),
+            std::make_pair(std::string("n % 128 != 0"), false));
+  EXPECT_EQ(statedIn(P, "returned"),
+            std::make_pair(std::string("n == 0"), false));
+  EXPECT_EQ(statedIn(P, "logged").first, "");
+}
+
 } // namespace
 } // namespace clang::cuda_tidy

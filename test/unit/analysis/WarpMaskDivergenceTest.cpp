@@ -3,6 +3,7 @@
 #include "analysis/WarpMaskDivergence.h"
 #include "AnalysisTest.h"
 #include "gtest/gtest.h"
+#include <functional>
 #include <vector>
 
 namespace clang::cuda_tidy {
@@ -241,6 +242,102 @@ TEST(WarpMaskDivergence, HostPassSeesTheSameKernel) {
                             {}, test::Pass::Host);
   ASSERT_EQ(Reports.size(), 1u);
   EXPECT_EQ(Reports[0].Lanes, "lanes 1-31");
+}
+
+/// What decideBarrier says of the first `__syncthreads()` of kernel "k".
+std::optional<bool> barrierDecision(llvm::StringRef Code,
+                                    DivergentWarpCollective &Point) {
+  static std::vector<std::unique_ptr<ParsedCuda>> Units;
+  Units.push_back(std::make_unique<ParsedCuda>(Code, test::Pass::Device));
+  ParsedCuda &P = *Units.back();
+  EXPECT_TRUE(P.ok());
+  if (!P.ok())
+    return std::nullopt;
+  ThreadDependenceAnalysis Dependence(P.context(), DependenceOptions());
+  Collected Handler;
+  WarpMaskAnalysis Analysis(Dependence, Handler);
+  const FunctionDecl *K = P.function("k");
+  // The first barrier in the order of the source.
+  const CallExpr *Barrier = nullptr;
+  std::function<void(const Stmt *)> Find = [&](const Stmt *S) {
+    if (!S || Barrier)
+      return;
+    if (const auto *Call = dyn_cast<CallExpr>(S))
+      if (Call->getDirectCallee() &&
+          Call->getDirectCallee()->getName() == "__syncthreads")
+        Barrier = Call;
+    for (const Stmt *Child : S->children())
+      Find(Child);
+  };
+  Find(K->getBody());
+  EXPECT_NE(Barrier, nullptr);
+  return Analysis.decideBarrier(K, Barrier, {}, Point);
+}
+
+TEST(WarpMaskDivergence, BarrierRuledOutByTheKernelsTrap) {
+  DivergentWarpCollective Point;
+  std::optional<bool> Found = barrierDecision(R"(
+    __global__ void k(float *out, int C, int passes) {
+      if (C % 128 != 0)
+        __trap();
+      __shared__ float s[1024];
+      for (int i = 0; i < passes; i++) {
+        int column = threadIdx.x % 32 * 4 + i * 128;
+        if (column >= C)
+          break;
+        s[threadIdx.x] = out[column];
+        __syncthreads();
+        out[column] = s[(threadIdx.x + 32) % blockDim.x];
+      }
+      __syncthreads();
+      out[threadIdx.x] = s[0];
+    })",
+                                              Point);
+  ASSERT_TRUE(Found.has_value());
+  EXPECT_FALSE(*Found);
+}
+
+TEST(WarpMaskDivergence, BarrierSplitNamesItsPoint) {
+  DivergentWarpCollective Point;
+  std::optional<bool> Found = barrierDecision(R"(
+    __global__ void k(float *out, int n) {
+      __shared__ float s[1024];
+      if (threadIdx.x < n) {
+        s[threadIdx.x] = out[threadIdx.x];
+        __syncthreads();
+        out[threadIdx.x] = s[0];
+      }
+      __syncthreads();
+      out[threadIdx.x] = s[1];
+    })",
+                                              Point);
+  ASSERT_TRUE(Found.has_value());
+  EXPECT_TRUE(*Found);
+  ASSERT_EQ(Point.Values.size(), 1u);
+  EXPECT_EQ(Point.Values[0].first->getName(), "n");
+  EXPECT_GT(Point.Values[0].second, 0);
+  EXPECT_LT(Point.Values[0].second, Point.Block[0]);
+  ASSERT_NE(Point.Condition, nullptr);
+}
+
+TEST(WarpMaskDivergence, BarrierWithAnExitAfterItIsUndecided) {
+  DivergentWarpCollective Point;
+  EXPECT_FALSE(barrierDecision(R"(
+    __device__ int opaque(int);
+    __global__ void k(const int *in, int *out, int n) {
+      __shared__ int part[256];
+      int j = 0;
+      while (j < n) {
+        part[threadIdx.x] = in[j * 256 + threadIdx.x];
+        __syncthreads();
+        if (opaque(part[(threadIdx.x + 1) % 256]) > 100)
+          break;
+        ++j;
+      }
+      out[blockIdx.x] = j;
+    })",
+                               Point)
+                   .has_value());
 }
 
 } // namespace
