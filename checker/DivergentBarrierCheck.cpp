@@ -209,26 +209,39 @@ public:
     const SourceManager &SM = Context.getSourceManager();
     R.Expect["collective_line"] = static_cast<std::int64_t>(
         SM.getSpellingLineNumber(SM.getFileLoc(Collective->getBeginLoc())));
-    if (!R.Kernel) {
-      R.CannotReproduce = "no kernel of this translation unit calls '" +
-                          D.Function->getNameAsString() + "'";
-      writeWitness(R, Context);
+    if (refusedWithoutKernel(R, D.Function))
       return;
-    }
     R.Block = defaultBlock(R.Kernel);
     if (D.Block[0] > 0 && D.Block[1] > 0 && D.Block[2] > 0) {
       R.Block.Dim = D.Block;
       R.Block.Assumed = false;
     }
-    // The guard's values are those of the function it is in: the kernel's
-    // own parameters are the launch's.
-    for (const auto &[Param, Value] : D.Values)
-      if (llvm::is_contained(R.Kernel->parameters(), Param))
-        R.Values.push_back({Param, Value});
+    addKernelValues(R, D.Values);
     addLaunchFacts(R, Launches, /*NeedsGrid=*/true);
     for (unsigned Dim = 0; Dim < 3; ++Dim)
       R.Grid[Dim] = std::max(R.Grid[Dim], D.BlockIndex[Dim] + 1);
     writeWitness(R, Context);
+  }
+
+  /// Writes \p R as refused when no kernel of the unit reaches \p Function;
+  /// false when one does.
+  bool refusedWithoutKernel(WitnessRecord &R, const FunctionDecl *Function) {
+    if (R.Kernel)
+      return false;
+    R.CannotReproduce = "no kernel of this translation unit calls '" +
+                        Function->getNameAsString() + "'";
+    writeWitness(R, Context);
+    return true;
+  }
+
+  /// Gives \p R the values of a solver's point that belong to its kernel's
+  /// own parameters: a guard in a helper reads the helper's.
+  static void addKernelValues(
+      WitnessRecord &R,
+      llvm::ArrayRef<std::pair<const ParmVarDecl *, std::int64_t>> Values) {
+    for (const auto &[Param, Value] : Values)
+      if (llvm::is_contained(R.Kernel->parameters(), Param))
+        R.Values.push_back({Param, Value});
   }
 
   /// The barrier's witness as data, for a reproducer (WitnessRecord.h):
@@ -243,12 +256,8 @@ public:
     R.Expect["tool"] = "synccheck";
     R.Expect["scope"] = scopeName(D.Scope);
     R.Cooperative = D.Scope == BarrierScope::Grid;
-    if (!R.Kernel) {
-      R.CannotReproduce = "no kernel of this translation unit calls '" +
-                          D.Function->getNameAsString() + "'";
-      writeWitness(R, Context);
+    if (refusedWithoutKernel(R, D.Function))
       return;
-    }
     R.Block = defaultBlock(R.Kernel);
     // The solver's point: its block index and the kernel's values. Its
     // block is of any shape; the launch's (or __launch_bounds__') is kept,
@@ -266,9 +275,7 @@ public:
         R.Block.Dim = P.Block;
       for (unsigned Dim = 0; Dim < 3; ++Dim)
         R.Grid[Dim] = std::max(R.Grid[Dim], P.Grid[Dim]);
-      for (const auto &[Param, Value] : P.Values)
-        if (llvm::is_contained(R.Kernel->parameters(), Param))
-          R.Values.push_back({Param, Value});
+      addKernelValues(R, P.Values);
       for (unsigned Dim = 0; Dim < 3; ++Dim)
         R.Grid[Dim] = std::max(R.Grid[Dim], P.BlockIndex[Dim] + 1);
     }

@@ -121,7 +121,7 @@ std::string maskText(const SyncEvent &Event, const ASTContext &Context) {
 /// that are the same in every thread: facts about the unknowns (`n % 32 ==
 /// 0`, llm.c's `assert(blockDim.x == bdx)`). A launch that breaks one stops
 /// at it, so no witness may.
-llvm::SmallVector<SymId, 2> assumptions(const FunctionDecl *FD,
+llvm::SmallVector<SymId, 2> statedFacts(const FunctionDecl *FD,
                                         SymbolicTranslator &Sym) {
   llvm::SmallVector<SymId, 2> Found;
   const auto *Body = dyn_cast_or_null<CompoundStmt>(FD->getBody());
@@ -132,20 +132,16 @@ llvm::SmallVector<SymId, 2> assumptions(const FunctionDecl *FD,
   // A call of the program's own helpers may synchronise too.
   const SourceManager &SM = FD->getASTContext().getSourceManager();
   std::function<bool(const Stmt *)> Synchronises = [&](const Stmt *S) {
-    if (const auto *Call = dyn_cast_or_null<CallExpr>(S)) {
+    if (const auto *Call = dyn_cast<CallExpr>(S)) {
       const FunctionDecl *Callee = Call->getDirectCallee();
       if (classifySync(Call).Kind != SyncKind::None ||
           (Callee && Callee->hasBody() &&
            !SM.isInSystemHeader(Callee->getLocation())))
         return true;
     }
-    for (const Stmt *Child :
-         S ? S->children()
-           : Stmt::const_child_range(Stmt::const_child_iterator(),
-                                     Stmt::const_child_iterator()))
-      if (Child && Synchronises(Child))
-        return true;
-    return false;
+    return llvm::any_of(S->children(), [&](const Stmt *Child) {
+      return Child && Synchronises(Child);
+    });
   };
   for (const Stmt *S : Body->body()) {
     if (Synchronises(S))
@@ -160,6 +156,22 @@ llvm::SmallVector<SymId, 2> assumptions(const FunctionDecl *FD,
     if (!Sym.isUnknown(Id) && !Sym.usesThread(Id))
       Found.push_back(Id);
   }
+  return Found;
+}
+
+/// What a question about \p FD assumes: its stated preconditions
+/// (statedFacts), then the multiples its launches establish for its
+/// parameters (HostFacts.h).
+llvm::SmallVector<SymId, 2>
+assumptions(const FunctionDecl *FD, SymbolicTranslator &Sym,
+            llvm::ArrayRef<ParameterMultiple> Multiples) {
+  llvm::SmallVector<SymId, 2> Found = statedFacts(FD, Sym);
+  for (const ParameterMultiple &Fact : Multiples)
+    Found.push_back(
+        Sym.binary(SymNode::Eq,
+                   Sym.binary(SymNode::Rem, Sym.parameter(Fact.Param),
+                              Sym.constant(Fact.Multiple)),
+                   Sym.constant(0)));
   return Found;
 }
 
@@ -620,13 +632,8 @@ WarpMaskAnalysis::decideBarrier(const FunctionDecl *FD, const Stmt *Site,
   if (!Where)
     return std::nullopt;
   SymbolicTranslator Sym(Dependence.getContext(), Deps->getFunction(), Deps);
-  llvm::SmallVector<SymId, 2> Assumed = assumptions(Deps->getFunction(), Sym);
-  for (const ParameterMultiple &Fact : Multiples)
-    Assumed.push_back(
-        Sym.binary(SymNode::Eq,
-                   Sym.binary(SymNode::Rem, Sym.parameter(Fact.Param),
-                              Sym.constant(Fact.Multiple)),
-                   Sym.constant(0)));
+  llvm::SmallVector<SymId, 2> Assumed =
+      assumptions(Deps->getFunction(), Sym, Multiples);
   auto CollectiveOf = [this](const CallExpr *Other) {
     return collectiveOf(Other);
   };
@@ -703,13 +710,7 @@ void WarpMaskAnalysis::analyze(const FunctionDecl *FD,
       const CallExpr *Inner = Collective == Call ? nullptr : Collective;
       if (!Sym) {
         Sym.emplace(Dependence.getContext(), Deps->getFunction(), Deps);
-        Assumed = assumptions(Deps->getFunction(), *Sym);
-        for (const ParameterMultiple &Fact : Multiples)
-          Assumed.push_back(
-              Sym->binary(SymNode::Eq,
-                          Sym->binary(SymNode::Rem, Sym->parameter(Fact.Param),
-                                      Sym->constant(Fact.Multiple)),
-                          Sym->constant(0)));
+        Assumed = assumptions(Deps->getFunction(), *Sym, Multiples);
       }
       // A helper's mask is a constant (unguardedCollective): the caller's
       // translator cannot read the helper's expressions.
