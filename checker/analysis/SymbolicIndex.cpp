@@ -42,9 +42,22 @@ public:
   }
   bool VisitCallExpr(CallExpr *CE) {
     const FunctionDecl *FD = CE->getDirectCallee();
-    for (unsigned I = 0; I < CE->getNumArgs(); ++I) {
+    // A member operator's call (`v[i]` of a class's operator[]) passes the
+    // object as its first argument and the parameters after it: `i` is
+    // the method's first parameter, and the object is written only
+    // through a method that is not const.
+    unsigned First = 0;
+    if (const auto *Method = dyn_cast_or_null<CXXMethodDecl>(FD);
+        Method && isa<CXXOperatorCallExpr>(CE) && Method->isInstance() &&
+        !Method->isExplicitObjectMemberFunction()) {
+      First = 1;
+      if (CE->getNumArgs() > 0 && !Method->isConst())
+        bump(CE->getArg(0));
+    }
+    for (unsigned I = First; I < CE->getNumArgs(); ++I) {
+      unsigned Param = I - First;
       const ParmVarDecl *P =
-          FD && I < FD->getNumParams() ? FD->getParamDecl(I) : nullptr;
+          FD && Param < FD->getNumParams() ? FD->getParamDecl(Param) : nullptr;
       if (!P || (P->getType()->isReferenceType() &&
                  !P->getType().getNonReferenceType().isConstQualified()))
         bump(CE->getArg(I));
