@@ -146,11 +146,22 @@ public:
     }
     LaneKernels.clear();
     Launches.resolve();
-    for (const DivergentBarrier &D : Pending)
+    for (DivergentBarrier &D : Pending)
       if ((!D.ThroughEarlyReturn ||
            !Barriers.onlyCalledBeforeKernelExit(D.Function)) &&
-          !ruledOut(D))
+          !ruledOut(D)) {
+        // The solver's guard is the one threads were found to disagree on
+        // (llm.c's row loop, where the dependence analysis names a lane
+        // test that the kernel's precondition keeps uniform).
+        auto Point = BarrierPoints.find(D.Site);
+        if (Point != BarrierPoints.end() && Point->second.Condition &&
+            !D.Parameter && !D.MatchedOnOtherArm && !D.AcrossBlocks) {
+          D.Condition = Point->second.Condition;
+          D.Kind = Point->second.Kind;
+          D.Reason = Point->second.Reason;
+        }
         report(D);
+      }
     Pending.clear();
     for (const UnwrittenSharedRead &R : PendingReads)
       if (R.ExitDimension < 0 || !Launches.launchesBindExitBound(
@@ -431,6 +442,16 @@ public:
                    "whole warps",
                    DiagnosticIDs::Note)
             << D.BarrierName << D.Condition->getSourceRange();
+      // The values at which the solver found two threads on either side.
+      auto Point = BarrierPoints.find(D.Site);
+      if (Point != BarrierPoints.end() &&
+          Point->second.Condition == D.Condition &&
+          !Point->second.When.empty())
+        Check.diag(D.Condition->getBeginLoc(),
+                   "for example, threads of one block disagree on it when "
+                   "%0",
+                   DiagnosticIDs::Note)
+            << Point->second.When << D.Condition->getSourceRange();
     }
     if (D.Callee)
       Check.diag(D.Barrier->getBeginLoc(), "barrier '%0' is reached here",

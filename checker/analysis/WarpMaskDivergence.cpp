@@ -406,6 +406,13 @@ private:
   /// none when the solver cannot tell. Fills the lanes of \p Report.
   std::optional<bool> ask(const Guard &G, SymId Mask,
                           DivergentWarpCollective &Report) {
+    // A guard of no thread index has one value in both threads of the
+    // question: its loop counters are taken in the same iteration of
+    // their loops (a thread that left a loop earlier is the question of
+    // the loop's exits, exitsAsked), everything else is the block's. No
+    // solver needed.
+    if (!Sym.usesThread(G.Id))
+      return false;
     ExactQuery Q(Sym, Opts.QueryResourceLimit, &Solvers);
     llvm::SMTSolver &S = Q.solver();
     Q.setSymbolicShape();
@@ -449,8 +456,13 @@ private:
     }
     for (SymId Fact : Assumed)
       Q.require(Q.holds(Fact, First));
+    // A guard of loop counters and no thread index (`c < iterations_C`
+    // of an inner loop) is left out as a uniform one that reads a counter
+    // is: the first thread's counter can be taken where it holds, and the
+    // solver would know the counter only through its loop condition.
     for (const Guard &H : Guards)
-      if (H.Decidable || (!H.Varies && !H.ReadsLoopCounter)) {
+      if ((H.Decidable && !(H.ReadsLoopCounter && !Sym.usesThread(H.Id))) ||
+          (!H.Varies && !H.ReadsLoopCounter)) {
         llvm::SMTExprRef Holds = Q.holds(H.Id, First);
         Q.require(H.Side ? Holds : S.mkNot(Holds));
       }
@@ -513,6 +525,7 @@ private:
     Report.When = when(G, Atoms, AtomValues, Env);
     for (unsigned D = 0; D < 3; ++D)
       Report.Block[D] = Env.Dim[D];
+    completePoint(G, Atoms, AtomValues, Env, Report);
     for (const auto &[Atom, Seen] : SeenAtoms) {
       const SymAtom &A = Sym.atoms()[Atom];
       if (const auto *Param = dyn_cast_or_null<ParmVarDecl>(A.Var))
@@ -524,6 +537,63 @@ private:
         Report.Grid[A.Name.back() - 'x'] = AtomValues[Atom];
     }
     return true;
+  }
+
+  /// Adds to \p Report the values of the parameters that the stated
+  /// preconditions and the other guards on the way read but \p G does not,
+  /// at the point \p Env and \p AtomValues of the atoms \p Seen: a
+  /// reproducer launched with other values of those (the program's `C =
+  /// 1600` where the kernel traps unless `C % 256 == 0`) would stop before
+  /// the collective or not reach it. A second, small question: the
+  /// preconditions alone, the point's values fixed, the others in [2, 4096]
+  /// where the solver can, anywhere else. Asked apart from the first so
+  /// that its unknowns do not enter that question's generic region.
+  void completePoint(const Guard &G, llvm::ArrayRef<unsigned> Seen,
+                     llvm::ArrayRef<std::int64_t> AtomValues,
+                     const SymEnv &Env, DivergentWarpCollective &Report) {
+    llvm::SmallVector<unsigned, 4> Others;
+    for (SymId Fact : Assumed)
+      Sym.collectAtoms(Fact, Others);
+    for (const Guard &H : Guards)
+      if (&H != &G && (H.Decidable || (!H.Varies && !H.ReadsLoopCounter)))
+        Sym.collectAtoms(H.Id, Others);
+    llvm::erase_if(Others, [&](unsigned Atom) {
+      return llvm::is_contained(Seen, Atom) ||
+             !isa_and_nonnull<ParmVarDecl>(Sym.atoms()[Atom].Var);
+    });
+    if (Others.empty())
+      return;
+    ExactQuery Q(Sym, Opts.QueryResourceLimit, &Solvers);
+    llvm::SMTSolver &S = Q.solver();
+    Q.setSymbolicShape();
+    for (unsigned D = 0; D < 3; ++D)
+      Q.require(S.mkEqual(Q.blockDim(D), Q.constant(Env.Dim[D])));
+    unsigned Thread = Q.addThread();
+    for (SymId Fact : Assumed)
+      Q.require(Q.holds(Fact, Thread));
+    for (unsigned Atom : Seen)
+      if (!Sym.atoms()[Atom].isLoopCounter())
+        Q.require(
+            S.mkEqual(Q.uniform(Atom), Q.constant(AtomValues[Atom])));
+    llvm::SmallVector<llvm::SMTExprRef, 4> Observed;
+    for (unsigned Atom : Others)
+      Observed.push_back(Q.observe(Q.uniform(Atom)));
+    Q.push();
+    for (unsigned Atom : Others) {
+      Q.require(S.mkBVSge(Q.uniform(Atom), Q.constant(2)));
+      Q.require(S.mkBVSle(Q.uniform(Atom), Q.constant(4096)));
+    }
+    std::optional<bool> Found = Q.check();
+    if (Found != true) {
+      Q.pop();
+      Found = Q.check();
+      if (Found != true)
+        return;
+    }
+    for (unsigned I = 0; I < Others.size(); ++I)
+      Report.Values.push_back(
+          {cast<ParmVarDecl>(Sym.atoms()[Others[I]].Var),
+           Q.modelValue(Observed[I])});
   }
 
   /// The extent of dimension \p Dim that a stated precondition fixes

@@ -32,6 +32,7 @@ __global__ void boundWithoutThread(const float *k, float *out, int T, int C) {
     __syncthreads();
     // CHECK-NOTES: :[[@LINE-1]]:5: warning: barrier '__syncthreads' may be reached by only some threads of the block [cuda-divergent-barrier]
     // CHECK-NOTES: :[[@LINE-3]]:28: note: threads of a block may disagree on this loop condition: it depends on 'threadIdx.x' through 'tid' and 't'
+    // CHECK-NOTES: :[[@LINE-4]]:28: note: for example, threads of one block disagree on it when {{.*}}
     s[tid] = k[t];
   }
   __syncthreads();

@@ -32,6 +32,7 @@ __global__ void wrappingGuardThenMore(float *a, int n) {
     __syncthreads();
     // CHECK-NOTES: :[[@LINE-1]]:5: warning: barrier '__syncthreads' may be reached by only some threads of the block [cuda-divergent-barrier]
     // CHECK-NOTES: :[[@LINE-4]]:7: note: threads of a block may disagree on this condition: it depends on 'threadIdx.x' through 'i'
+    // CHECK-NOTES: :[[@LINE-5]]:7: note: for example, threads of one block disagree on it when {{.*}}
     a[i] = s[threadIdx.x ^ 1];
   }
   a[blockIdx.x] = 0.0f;
@@ -46,6 +47,7 @@ __global__ void wrappingGuardThenBarrier(float *a, int n) {
     __syncthreads();
     // CHECK-NOTES: :[[@LINE-1]]:5: warning: barrier '__syncthreads' may be reached by only some threads of the block [cuda-divergent-barrier]
     // CHECK-NOTES: :[[@LINE-4]]:7: note: threads of a block may disagree on this condition: it depends on 'threadIdx.x' through 'i'
+    // CHECK-NOTES: :[[@LINE-5]]:7: note: for example, threads of one block disagree on it when {{.*}}
   }
   __syncthreads();
 }
@@ -72,6 +74,7 @@ __global__ void guardWithSharedElse(float *a, int n) {
     __syncthreads();
     // CHECK-NOTES: :[[@LINE-1]]:5: warning: barrier '__syncthreads' may be reached by only some threads of the block [cuda-divergent-barrier]
     // CHECK-NOTES: :[[@LINE-4]]:7: note: threads of a block may disagree on this condition: it depends on 'threadIdx.x' through 'i'
+    // CHECK-NOTES: :[[@LINE-5]]:7: note: for example, threads of one block disagree on it when {{.*}}
     a[i] = s[threadIdx.x ^ 1];
   } else {
     s[threadIdx.x] = 0.0f;
@@ -87,6 +90,7 @@ __global__ void guardWithSpinningElse(float *a, volatile int *flag, int n) {
     __syncthreads();
     // CHECK-NOTES: :[[@LINE-1]]:5: warning: barrier '__syncthreads' may be reached by only some threads of the block [cuda-divergent-barrier]
     // CHECK-NOTES: :[[@LINE-4]]:7: note: threads of a block may disagree on this condition: it depends on 'threadIdx.x' through 'i'
+    // CHECK-NOTES: :[[@LINE-5]]:7: note: for example, threads of one block disagree on it when {{.*}}
     a[i] = s[threadIdx.x ^ 1];
   } else {
     while (*flag == 0) {
@@ -116,6 +120,7 @@ __global__ void gridStrideThenBarrier(float *a, int n) {
     __syncthreads();
     // CHECK-NOTES: :[[@LINE-1]]:5: warning: barrier '__syncthreads' may be reached by only some threads of the block [cuda-divergent-barrier]
     // CHECK-NOTES: :[[@LINE-5]]:55: note: threads of a block may disagree on this loop condition: it depends on 'threadIdx.x' through 'i'
+    // CHECK-NOTES: :[[@LINE-6]]:55: note: for example, threads of one block disagree on it when {{.*}}
     a[i] = s[threadIdx.x ^ 1];
   }
   __syncthreads();
@@ -179,6 +184,7 @@ __global__ void exitAfterUserCall(float *a, int n) {
   __syncthreads();
   // CHECK-NOTES: :[[@LINE-1]]:3: warning: barrier '__syncthreads' may be reached by only some threads of the block [cuda-divergent-barrier]
   // CHECK-NOTES: :[[@LINE-7]]:7: note: threads of a block may disagree on this condition: it depends on 'threadIdx.x' through 'i'
+  // CHECK-NOTES: :[[@LINE-8]]:7: note: for example, threads of one block disagree on it when {{.*}}
   a[i] = s[threadIdx.x ^ 1];
 }
 
@@ -263,6 +269,7 @@ __global__ void batchLoopGuardThenBarrier(const float *a, float *out, int m,
       __syncthreads();
       // CHECK-NOTES: :[[@LINE-1]]:7: warning: barrier '__syncthreads' may be reached by only some threads of the block [cuda-divergent-barrier]
       // CHECK-NOTES: :[[@LINE-4]]:9: note: threads of a block may disagree on this condition: it depends on 'threadIdx.y' through 'row'
+      // CHECK-NOTES: :[[@LINE-5]]:9: note: for example, threads of one block disagree on it when {{.*}}
       out[b * m + row] = s[threadIdx.x ^ 1];
     }
   }
@@ -281,6 +288,7 @@ __global__ void batchLoopMovingGuard(const float *a, float *out, int m,
       __syncthreads();
       // CHECK-NOTES: :[[@LINE-1]]:7: warning: barrier '__syncthreads' may be reached by only some threads of the block [cuda-divergent-barrier]
       // CHECK-NOTES: :[[@LINE-4]]:9: note: threads of a block may disagree on this condition: it depends on 'threadIdx.y' through 'row'
+      // CHECK-NOTES: :[[@LINE-5]]:9: note: for example, threads of one block disagree on it when {{.*}}
       out[row] = s[threadIdx.x ^ 1];
     }
   }
@@ -420,6 +428,7 @@ __global__ void wrappingGuardBesideSharedDestructor(float *a, int n) {
     __syncthreads();
     // CHECK-NOTES: :[[@LINE-1]]:5: warning: barrier '__syncthreads' may be reached by only some threads of the block [cuda-divergent-barrier]
     // CHECK-NOTES: :[[@LINE-4]]:7: note: threads of a block may disagree on this condition: it depends on 'threadIdx.x' through 'i'
+    // CHECK-NOTES: :[[@LINE-5]]:7: note: for example, threads of one block disagree on it when {{.*}}
     a[i] = s[threadIdx.x ^ 1];
   }
 }
@@ -438,6 +447,7 @@ __global__ void earlyReturnBesideSyncingDestructor(float *a, int n) {
   __syncthreads();
   // CHECK-NOTES: :[[@LINE-1]]:3: warning: barrier '__syncthreads' may be reached by only some threads of the block [cuda-divergent-barrier]
   // CHECK-NOTES: :[[@LINE-5]]:7: note: threads of a block may disagree on this condition: it depends on 'threadIdx.x' through 'i'
+  // CHECK-NOTES: :[[@LINE-6]]:7: note: for example, threads of one block disagree on it when {{.*}}
   a[i] = s[threadIdx.x ^ 1];
 }
 

@@ -65,6 +65,7 @@ __global__ void earlyExitBeforeGridSync(float *a, int n) {
   cg::this_grid().sync();
   // CHECK-NOTES: :[[@LINE-1]]:3: warning: barrier 'grid_group::sync' may be reached by only some threads of the grid [cuda-divergent-barrier]
   // CHECK-NOTES: :[[@LINE-5]]:7: note: threads of a block may disagree on this condition: it depends on 'threadIdx.x' through 'i'
+  // CHECK-NOTES: :[[@LINE-6]]:7: note: for example, threads of one block disagree on it when {{.*}}
 }
 
 // A value each block holds in shared memory may differ between blocks.

@@ -25,6 +25,7 @@ __global__ void earlyReturn(float *a, int n) {
   __syncthreads();
   // CHECK-NOTES-PREVOLTA: :[[@LINE-1]]:3: warning: barrier '__syncthreads' may be reached by only some threads of the block [cuda-divergent-barrier]
   // CHECK-NOTES-PREVOLTA: :[[@LINE-4]]:7: note: threads of a block may disagree on this condition: it depends on 'threadIdx.x' through 'i'
+  // CHECK-NOTES-PREVOLTA: :[[@LINE-5]]:7: note: for example, threads of one block disagree on it when {{.*}}
   a[i] = 0.0f;
 }
 
@@ -68,6 +69,7 @@ __global__ void wrappingGuard(float *a, int n) {
     __syncthreads();
     // CHECK-NOTES-PREVOLTA: :[[@LINE-1]]:5: warning: barrier '__syncthreads' may be reached by only some threads of the block [cuda-divergent-barrier]
     // CHECK-NOTES-PREVOLTA: :[[@LINE-4]]:7: note: threads of a block may disagree on this condition: it depends on 'threadIdx.x' through 'i'
+    // CHECK-NOTES-PREVOLTA: :[[@LINE-5]]:7: note: for example, threads of one block disagree on it when {{.*}}
     a[i] = s[threadIdx.x ^ 1];
   }
 }

@@ -78,8 +78,9 @@ __global__ void noGuard(float *out, int C, int passes) {
       break;
     s[threadIdx.x] = out[column];
     __syncthreads();
-    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: barrier '__syncthreads' may be reached by only some threads of the block [cuda-divergent-barrier]
-    // CHECK-MESSAGES: :[[@LINE-5]]:9: note: threads of a block may disagree on this condition: it depends on 'threadIdx.x' through 'lane' and 'column'
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: barrier '__syncthreads' may be reached by only some threads of the block [cuda-divergent-barrier]
+    // CHECK-NOTES: :[[@LINE-5]]:9: note: threads of a block may disagree on this condition: it depends on 'threadIdx.x' through 'lane' and 'column'
+    // CHECK-NOTES: :[[@LINE-6]]:9: note: for example, threads of one block disagree on it when {{.*}}
     out[column] = s[(threadIdx.x + 32) % blockDim.x];
   }
   __syncthreads();
@@ -96,8 +97,9 @@ __global__ void weakGuard(float *out, int C, int passes) {
       break;
     s[threadIdx.x] = out[column];
     __syncthreads();
-    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: barrier '__syncthreads' may be reached by only some threads of the block [cuda-divergent-barrier]
-    // CHECK-MESSAGES: :[[@LINE-5]]:9: note: threads of a block may disagree on this condition: it depends on 'threadIdx.x' through 'lane' and 'column'
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: barrier '__syncthreads' may be reached by only some threads of the block [cuda-divergent-barrier]
+    // CHECK-NOTES: :[[@LINE-5]]:9: note: threads of a block may disagree on this condition: it depends on 'threadIdx.x' through 'lane' and 'column'
+    // CHECK-NOTES: :[[@LINE-6]]:9: note: for example, threads of one block disagree on it when {{.*}}
     out[column] = s[(threadIdx.x + 32) % blockDim.x];
   }
   __syncthreads();
@@ -116,8 +118,9 @@ __global__ void assertedLate(float *out, int C, int passes) {
       break;
     s[threadIdx.x] = out[column];
     __syncthreads();
-    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: barrier '__syncthreads' may be reached by only some threads of the block [cuda-divergent-barrier]
-    // CHECK-MESSAGES: :[[@LINE-5]]:9: note: threads of a block may disagree on this condition: it depends on 'threadIdx.x' through 'lane' and 'column'
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: barrier '__syncthreads' may be reached by only some threads of the block [cuda-divergent-barrier]
+    // CHECK-NOTES: :[[@LINE-5]]:9: note: threads of a block may disagree on this condition: it depends on 'threadIdx.x' through 'lane' and 'column'
+    // CHECK-NOTES: :[[@LINE-6]]:9: note: for example, threads of one block disagree on it when {{.*}}
     out[column] = s[(threadIdx.x + 32) % blockDim.x];
   }
   __syncthreads();
@@ -133,8 +136,9 @@ __global__ void rowsPerWarp(float *out, int B, int T) {
   for (int bt = blockIdx.x * 16 + warp; bt < B * T; bt += gridDim.x * 16) {
     s[threadIdx.x] = out[bt];
     __syncthreads();
-    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: barrier '__syncthreads' may be reached by only some threads of the block [cuda-divergent-barrier]
-    // CHECK-MESSAGES: :[[@LINE-4]]:41: note: threads of a block may disagree on this loop condition: it depends on 'threadIdx.x' through 'warp' and 'bt'
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: barrier '__syncthreads' may be reached by only some threads of the block [cuda-divergent-barrier]
+    // CHECK-NOTES: :[[@LINE-4]]:41: note: threads of a block may disagree on this loop condition: it depends on 'threadIdx.x' through 'warp' and 'bt'
+    // CHECK-NOTES: :[[@LINE-5]]:41: note: for example, threads of one block disagree on it when {{.*}}
     out[bt] = s[(threadIdx.x + 32) % 512];
   }
   __syncthreads();
@@ -151,12 +155,85 @@ __global__ void breakAfterBarrier(const int *in, int *out, int n) {
   while (j < n) {
     part[threadIdx.x] = in[j * 256 + threadIdx.x];
     __syncthreads();
-    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: barrier '__syncthreads' may be reached by only some threads of the block [cuda-divergent-barrier]
-    // CHECK-MESSAGES: :[[@LINE-4]]:10: note: threads of a block may disagree on this loop condition: it depends on 'threadIdx.x' through 'v' and 'j'
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: barrier '__syncthreads' may be reached by only some threads of the block [cuda-divergent-barrier]
+    // CHECK-NOTES: :[[@LINE-4]]:10: note: threads of a block may disagree on this loop condition: it depends on 'threadIdx.x' through 'v' and 'j'
     int v = reduceSomehow(part[(threadIdx.x + 1) % 256]);
     if (v > 100)
       break;
     ++j;
   }
   out[blockIdx.x] = j;
+}
+
+// The same kernel with a packed vector of 4 that each pass reads element by
+// element through its operator[] (llm.c's `x128`, `dout128[x]`), or through
+// operator(): the element's index, a counter passed by value, is still the
+// loop's counter, and the guards are decided as above.
+struct Vec4 {
+  float v[4];
+  __device__ float &operator[](int i) { return v[i]; }
+  __device__ float operator()(int i) const { return v[i]; }
+};
+
+__global__ void trapGuardPacked(float *out, int C, int passes) {
+  if (C % 128 != 0)
+    __trap();
+  extern __shared__ float s[];
+  int lane = threadIdx.x % 32;
+  Vec4 acc = {};
+  for (int i = 0; i < passes; i++) {
+    int column = lane * 4 + i * 128;
+    if (column >= C)
+      break;
+    for (int x = 0; x < 4; x++) {
+      s[threadIdx.x] = acc[x] + out[column + x];
+      __syncthreads();
+      acc[x] = s[(threadIdx.x + 32) % blockDim.x];
+    }
+  }
+  __syncthreads();
+  out[threadIdx.x] = acc(0);
+}
+
+__global__ void trapGuardCalled(float *out, int C, int passes) {
+  if (C % 128 != 0)
+    __trap();
+  extern __shared__ float s[];
+  int lane = threadIdx.x % 32;
+  Vec4 acc = {};
+  for (int i = 0; i < passes; i++) {
+    int column = lane * 4 + i * 128;
+    if (column >= C)
+      break;
+    for (int x = 0; x < 4; x++) {
+      s[threadIdx.x] = acc(x) + out[column + x];
+      __syncthreads();
+      acc.v[x] = s[(threadIdx.x + 32) % blockDim.x];
+    }
+  }
+  __syncthreads();
+  out[threadIdx.x] = acc(0);
+}
+
+// Its twin without the precondition: lanes past C leave while the others
+// meet the barrier.
+__global__ void packedNoPrecondition(float *out, int C, int passes) {
+  extern __shared__ float s[];
+  int lane = threadIdx.x % 32;
+  Vec4 acc = {};
+  for (int i = 0; i < passes; i++) {
+    int column = lane * 4 + i * 128;
+    if (column >= C)
+      break;
+    for (int x = 0; x < 4; x++) {
+      s[threadIdx.x] = acc[x] + out[column + x];
+      __syncthreads();
+      // CHECK-NOTES: :[[@LINE-1]]:7: warning: barrier '__syncthreads' may be reached by only some threads of the block [cuda-divergent-barrier]
+      // CHECK-NOTES: :[[@LINE-6]]:9: note: threads of a block may disagree on this condition: it depends on 'threadIdx.x' through 'lane' and 'column'
+      // CHECK-NOTES: :[[@LINE-7]]:9: note: for example, threads of one block disagree on it when 'C' is {{[0-9]+}}
+      acc[x] = s[(threadIdx.x + 32) % blockDim.x];
+    }
+  }
+  __syncthreads();
+  out[threadIdx.x] = acc(0);
 }

@@ -449,6 +449,7 @@ __global__ void blockGroupSync(float *a) {
     block.sync();
   // CHECK-NOTES: :[[@LINE-1]]:5: warning: barrier 'thread_block::sync' may be reached by only some threads of the block [cuda-divergent-barrier]
   // CHECK-NOTES: :[[@LINE-3]]:7: note: threads of a block may disagree on this condition: it depends on the result of 'thread_block::thread_rank'
+  // CHECK-NOTES: :[[@LINE-4]]:7: note: for example, threads of one block disagree on it when {{.*}}
   if (threadIdx.x & 1)
     cg::sync(block);
   // CHECK-NOTES: :[[@LINE-1]]:5: warning: barrier 'cooperative_groups::sync' may be reached by only some threads of the block [cuda-divergent-barrier]
@@ -457,6 +458,7 @@ __global__ void blockGroupSync(float *a) {
     cg::this_thread_block().sync();
   // CHECK-NOTES: :[[@LINE-1]]:5: warning: barrier 'thread_block::sync' may be reached by only some threads of the block [cuda-divergent-barrier]
   // CHECK-NOTES: :[[@LINE-3]]:7: note: threads of a block may disagree on this condition: it depends on the result of 'thread_block::thread_rank'
+  // CHECK-NOTES: :[[@LINE-4]]:7: note: for example, threads of one block disagree on it when {{.*}}
   __syncthreads();
 }
 
@@ -550,6 +552,7 @@ __global__ void breakThenInnerLoop(float *a, int n, int c) {
       __syncthreads();
       // CHECK-NOTES: :[[@LINE-1]]:7: warning: barrier '__syncthreads' may be reached by only some threads of the block [cuda-divergent-barrier]
       // CHECK-NOTES: :[[@LINE-6]]:9: note: threads of a block may disagree on this condition: it depends on 'threadIdx.x' through 'index'
+      // CHECK-NOTES: :[[@LINE-7]]:9: note: for example, threads of one block disagree on it when {{.*}}
     }
   }
   __syncthreads();
