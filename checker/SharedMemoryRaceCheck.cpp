@@ -212,7 +212,9 @@ public:
     }
     if (!KernelValues.empty())
       R.Expect["kernel-values"] = llvm::join(KernelValues, ", ");
-    if (!Race.NeedsData.empty())
+    for (const InputFill &Fill : Race.InputFills)
+      R.Fills.push_back({Fill.Param, Fill.Value});
+    if (!Race.NeedsData.empty() && Race.InputFills.empty())
       R.CannotReproduce = "the race needs input data with " + Race.NeedsData +
                           ", which deterministic buffers do not hold";
     if (!R.Kernel)

@@ -333,6 +333,9 @@ void writeWitness(const WitnessRecord &R, ASTContext &Context) {
       for (const auto &[Known, Value] : R.Values)
         if (Known == Param)
           P["value"] = Value;
+      for (const auto &[Known, Value] : R.Fills)
+        if (Known == Param)
+          P["fill_value"] = Value;
       Parameters.push_back(std::move(P));
     }
     Record["kernel"] =

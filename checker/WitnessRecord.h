@@ -18,7 +18,9 @@
 //                               needs, the bytes its launch passes
 //   parameters                  each parameter's type and kind (pointer,
 //                               scalar, struct) and, for a scalar the witness
-//                               or the launch fixes, its value and from where
+//                               or the launch fixes, its value and from where;
+//                               for a pointer whose memory the witness needs
+//                               to hold one value, that value (fill_value)
 //   lines                       the source lines of the accesses involved
 //   threads                     the two threads of a race (threadIdx of each,
 //                               in the order of lines)
@@ -62,6 +64,9 @@ struct WitnessRecord {
   bool Cooperative = false;
   /// The parameters' values the witness needs.
   llvm::SmallVector<std::pair<const ParmVarDecl *, std::int64_t>, 4> Values;
+  /// Pointer parameters whose memory the witness needs filled with one
+  /// value (the input data a race's guard tests, InputFill).
+  llvm::SmallVector<std::pair<const ParmVarDecl *, std::int64_t>, 1> Fills;
   /// The places involved (the two accesses, the barrier and its condition).
   llvm::SmallVector<SourceLocation, 2> Places;
   /// The threads of the block the witness names, in the order of Places

@@ -1089,4 +1089,118 @@ bool isInputTest(const Expr *Cond, const FunctionDecl *Kernel,
   return true;
 }
 
+namespace {
+
+/// The kernel parameter whose memory \p E loads as `P[i]`, through the
+/// usual arithmetic conversions; null otherwise.
+const ParmVarDecl *loadedParameter(const Expr *E, const FunctionDecl *Kernel) {
+  E = E->IgnoreParens();
+  while (const auto *Cast = dyn_cast<ImplicitCastExpr>(E)) {
+    if (Cast->getCastKind() == CK_LValueToRValue)
+      break;
+    E = Cast->getSubExpr()->IgnoreParens();
+  }
+  const auto *Load = dyn_cast<ImplicitCastExpr>(E);
+  if (!Load || Load->getCastKind() != CK_LValueToRValue)
+    return nullptr;
+  const auto *Subscript =
+      dyn_cast<ArraySubscriptExpr>(Load->getSubExpr()->IgnoreParens());
+  const auto *Ref =
+      Subscript
+          ? dyn_cast<DeclRefExpr>(Subscript->getBase()->IgnoreParenImpCasts())
+          : nullptr;
+  const auto *Param = Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
+  return Param && Param->getDeclContext() == Kernel ? Param : nullptr;
+}
+
+bool mentionsInput(const Expr *E, const FunctionDecl *Kernel) {
+  if (!E)
+    return false;
+  if (loadedParameter(E, Kernel))
+    return true;
+  for (const Stmt *Child : E->children())
+    if (const auto *Sub = dyn_cast_or_null<Expr>(Child);
+        Sub && mentionsInput(Sub, Kernel))
+      return true;
+  return false;
+}
+
+bool addFill(const ParmVarDecl *Param, std::int64_t Value,
+             llvm::SmallVectorImpl<InputFill> &Fills) {
+  for (const InputFill &F : Fills)
+    if (F.Param == Param)
+      return F.Value == Value;
+  Fills.push_back({Param, Value});
+  return true;
+}
+
+} // namespace
+
+bool inputFills(const Expr *Cond, bool Holds, const FunctionDecl *Kernel,
+                ASTContext &Context, llvm::SmallVectorImpl<InputFill> &Fills) {
+  if (!Cond)
+    return false;
+  const Expr *E = Cond->IgnoreParens();
+  if (const auto *Cast = dyn_cast<ImplicitCastExpr>(E);
+      Cast && Cast->getCastKind() != CK_LValueToRValue)
+    E = Cast->getSubExpr()->IgnoreParens(); // To bool.
+  if (const auto *Not = dyn_cast<UnaryOperator>(E);
+      Not && Not->getOpcode() == UO_LNot)
+    return inputFills(Not->getSubExpr(), !Holds, Kernel, Context, Fills);
+  if (const ParmVarDecl *Param = loadedParameter(E, Kernel))
+    return addFill(Param, Holds ? 1 : 0, Fills);
+  const auto *Binary = dyn_cast<BinaryOperator>(E);
+  if (!Binary)
+    return false;
+  if (Binary->isLogicalOp()) {
+    // Every input operand of `a && b` holds when it does, or of `a || b`
+    // fails when it does; otherwise one operand decides, the first that
+    // tests input.
+    bool Every = (Binary->getOpcode() == BO_LAnd) == Holds;
+    bool Any = false;
+    for (const Expr *Side : {Binary->getLHS(), Binary->getRHS()}) {
+      if (!mentionsInput(Side, Kernel))
+        continue;
+      if (!inputFills(Side, Holds, Kernel, Context, Fills))
+        return false;
+      Any = true;
+      if (!Every)
+        break;
+    }
+    return Any;
+  }
+  if (!Binary->isComparisonOp())
+    return false;
+  BinaryOperatorKind Op = Binary->getOpcode();
+  const Expr *Other = Binary->getRHS();
+  const ParmVarDecl *Param = loadedParameter(Binary->getLHS(), Kernel);
+  if (!Param) {
+    Param = loadedParameter(Binary->getRHS(), Kernel);
+    Other = Binary->getLHS();
+    Op = BinaryOperator::reverseComparisonOp(Op);
+  }
+  if (!Param)
+    return false;
+  if (!Holds)
+    Op = BinaryOperator::negateComparisonOp(Op);
+  Expr::EvalResult Bound;
+  if (Other->isValueDependent() || !Other->EvaluateAsInt(Bound, Context) ||
+      Bound.Val.getInt().getSignificantBits() > 62)
+    return false;
+  std::int64_t C = Bound.Val.getInt().getExtValue();
+  switch (Op) {
+  case BO_GT:
+  case BO_NE:
+    return addFill(Param, C + 1, Fills);
+  case BO_LT:
+    return addFill(Param, C - 1, Fills);
+  case BO_GE:
+  case BO_LE:
+  case BO_EQ:
+    return addFill(Param, C, Fills);
+  default:
+    return false;
+  }
+}
+
 } // namespace clang::cuda_tidy

@@ -474,6 +474,22 @@ bool isInputTest(const Expr *Cond, const FunctionDecl *Kernel,
                  SymbolicTranslator &Sym, const ParentMap &Parents,
                  ASTContext &Context, ReadOnlyParams &ReadOnly);
 
+/// One kernel parameter's memory filled with one value: what makes an input
+/// test (isInputTest) come out one way in every thread.
+struct InputFill {
+  const ParmVarDecl *Param = nullptr;
+  std::int64_t Value = 0;
+};
+
+/// The fills that make \p Cond, an input test of \p Kernel (isInputTest),
+/// \p Holds in every thread, added to \p Fills; false when no fill of
+/// constants does: a bound that is no integer constant, one parameter that
+/// would need two values. Operands that test no input (`k < steps` of
+/// `k < steps && w[i] > 0`) are left to the witness, which gave them their
+/// values.
+bool inputFills(const Expr *Cond, bool Holds, const FunctionDecl *Kernel,
+                ASTContext &Context, llvm::SmallVectorImpl<InputFill> &Fills);
+
 } // namespace clang::cuda_tidy
 
 #endif // CUDA_TIDY_ANALYSIS_SHAREDACCESSES_H

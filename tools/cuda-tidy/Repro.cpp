@@ -569,11 +569,24 @@ Expected<std::string> reproducerSource(const Finding &F,
         for (unsigned I = 0; I < std::size(Fills); ++I)
           if (Fills[I].first == Fill)
             FillIndex = I;
-        Buffers += formatv("  void *buffer{0} = cudaTidyBuffer({1}, {2});\n",
-                           Index, DefaultBufferBytes, FillIndex);
         Value = formatv("static_cast<Arg{0}>(buffer{0})", Index);
         Out["buffer_bytes"] = DefaultBufferBytes;
-        Out["buffer_fill"] = Fills[FillIndex].second;
+        if (std::optional<std::int64_t> One = P->getInteger("fill_value")) {
+          // The input data the witness needs: every element one value.
+          Buffers += formatv(
+              "  void *buffer{0} = cudaTidyBufferOf<std::remove_cv_t<"
+              "std::remove_pointer_t<{1}>>>({2}, {3}LL);\n",
+              Index, Type, DefaultBufferBytes, *One);
+          Out["buffer_fill"] =
+              "every element holds " + std::to_string(*One) +
+              ", the input data the witness needs";
+          Out["fill_value"] = *One;
+        } else {
+          Buffers +=
+              formatv("  void *buffer{0} = cudaTidyBuffer({1}, {2});\n",
+                      Index, DefaultBufferBytes, FillIndex);
+          Out["buffer_fill"] = Fills[FillIndex].second;
+        }
         Out["value_from"] = "a device buffer of the default size, filled";
       } else if (Kind == "integer" || Kind == "bool") {
         std::optional<std::int64_t> Given = P->getInteger("value");
@@ -601,7 +614,8 @@ Expected<std::string> reproducerSource(const Finding &F,
     }
   Facts["parameters"] = std::move(Parameters);
   Facts["inputs"] = DefaultInputs ? "default" : "witness";
-  Facts["buffer_fill"] = "each pointer parameter's buffer_fill: 32-bit "
+  Facts["buffer_fill"] = "each pointer parameter's buffer_fill: one value the "
+                         "witness needs (fill_value), or 32-bit "
                          "word i holds i % 251, or floating-point element i "
                          "holds a value in [1, 2)";
 
@@ -621,7 +635,8 @@ Expected<std::string> reproducerSource(const Finding &F,
                                realPath(Folder)))
      << "\n"
      << "#undef main\n\n"
-     << "#include <cstdio>\n#include <cstdlib>\n#include <vector>\n"
+     << "#include <cstdio>\n#include <cstdlib>\n#include <type_traits>\n"
+     << "#include <vector>\n"
      << "#include <cuda_runtime.h>\n\n"
      << "static void cudaTidyCheck(cudaError_t Status, const char *What) {\n"
      << "  if (Status == cudaSuccess)\n    return;\n"
@@ -656,6 +671,18 @@ Expected<std::string> reproducerSource(const Finding &F,
      << "  cudaTidyCheck(cudaMalloc(&Device, Bytes), \"cudaMalloc\");\n"
      << "  cudaTidyFill<<<1024, 256>>>(Device, Bytes, Kind);\n"
      << "  cudaTidyCheck(cudaDeviceSynchronize(), \"filling a buffer\");\n"
+     << "  return Device;\n}\n\n"
+     << "// A device buffer whose every element holds Value: the input data\n"
+     << "// a witness needs.\n"
+     << "template <class T> static void *cudaTidyBufferOf(size_t Bytes,\n"
+     << "                                                 long long Value) {\n"
+     << "  std::vector<T> Host(Bytes / sizeof(T), T(Value));\n"
+     << "  void *Device = nullptr;\n"
+     << "  cudaTidyCheck(cudaMalloc(&Device, Bytes), \"cudaMalloc\");\n"
+     << "  cudaTidyCheck(cudaMemcpy(Device, Host.data(), Host.size() * "
+        "sizeof(T),\n"
+     << "                           cudaMemcpyHostToDevice),\n"
+     << "                \"filling a buffer\");\n"
      << "  return Device;\n}\n\n"
      << "int main() {\n"
      << "  cudaDeviceProp Device;\n"

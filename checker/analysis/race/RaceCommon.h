@@ -126,6 +126,8 @@ struct RaceWitness {
   /// The input data the witness needs, when an access is guarded by a test
   /// of input data (SharedAccess::InputGuards): "'w[t] > 0' holds".
   std::string InputData;
+  /// The fills of input memory that give it (inputFills).
+  llvm::SmallVector<InputFill, 1> InputFills;
 };
 
 /// A decision's answer: no two threads meet; they meet only for some values

@@ -169,6 +169,7 @@ void RaceReport::reportPair(const SharedAccess &A, const SharedAccess &B,
   if (!W.InputData.empty()) {
     Race.Witness += ", for input data where " + W.InputData;
     Race.NeedsData = W.InputData;
+    Race.InputFills = W.InputFills;
   }
   for (const auto &[Atom, Value] : W.Uniform) {
     Race.Witness += (&Atom == &W.Uniform.front().first ? ", when '" : ", '") +

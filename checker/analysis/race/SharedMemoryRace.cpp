@@ -35,10 +35,13 @@ struct InputNeed {
   /// values no data gives together, and the race is only possible.
   bool Fill = false;
   std::string Text; // "'work[t] > 0' holds"
+  /// The constants to fill the tested memory with (inputFills); empty when
+  /// the test's bound is no constant.
+  llvm::SmallVector<InputFill, 1> Fills;
 };
 
 InputNeed inputNeed(const SharedAccess &A, const SharedAccess &B,
-                    ASTContext &Context) {
+                    const FunctionDecl *Kernel, ASTContext &Context) {
   InputNeed Need;
   const Expr *Test = nullptr;
   bool Value = false;
@@ -56,6 +59,8 @@ InputNeed inputNeed(const SharedAccess &A, const SharedAccess &B,
       if (First != Other || Holds != Value)
         Need.Fill = false;
     }
+  if (Need.Fill && !inputFills(Test, Value, Kernel, Context, Need.Fills))
+    Need.Fills.clear();
   if (Need.Fill)
     Need.Text = "'" +
                 Lexer::getSourceText(
@@ -285,7 +290,7 @@ void KernelRaceFinder::checkPair(unsigned IA, unsigned IB,
     return;
   if (A.UnknownGuard || B.UnknownGuard)
     return;
-  InputNeed Input = inputNeed(A, B, K.Context);
+  InputNeed Input = inputNeed(A, B, K.Kernel, K.Context);
   // Lanes of one warp storing a value the warp agrees on (the result of a
   // warp reduction) leave the same bytes whatever their order: only threads
   // of different warps can race then (`s[warp] = warpSum;` with no lane
@@ -331,6 +336,7 @@ void KernelRaceFinder::checkPair(unsigned IA, unsigned IB,
          Report.reported(B, true)))
       continue;
     W.InputData = Input.Text;
+    W.InputFills = Input.Fills;
     Report.reportPair(A, B, IA == IB, S, W, V, Shape, Atoms);
     return;
   }

@@ -175,6 +175,10 @@ struct SharedRace {
   /// For a race at a data-dependent index that happens only for some data:
   /// what the data must hold ("'bins[t]' == 3"); empty otherwise.
   std::string NeedsData;
+  /// When the data the witness needs is one value in all of a read-only
+  /// parameter's memory: the fills that give it; a reproducer can fill its
+  /// buffers so.
+  llvm::SmallVector<InputFill, 1> InputFills;
   /// The block shape the witness is for, and whether it was assumed.
   BlockShape Shape;
   /// The statement before which a `__syncthreads();` certainly belongs, or
