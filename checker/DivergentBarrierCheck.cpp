@@ -223,7 +223,13 @@ public:
     if (refusedWithoutKernel(R, D.Function))
       return;
     R.Block = defaultBlock(R.Kernel);
-    if (D.Block[0] > 0 && D.Block[1] > 0 && D.Block[2] > 0) {
+    // The launch's block, when it gives one and the guard does not read
+    // the block's extents (the lanes a guard sends away are then the same
+    // in any block of whole warps): the kernel's own code may need it (a
+    // shared tile of the launch's width). Otherwise the solver's.
+    bool LaunchBlock = !R.Block.Assumed && !D.ReadsBlockDim &&
+                       R.Block.Dim[0] % 32 == 0 && D.Block[0] % 32 == 0;
+    if (!LaunchBlock && D.Block[0] > 0 && D.Block[1] > 0 && D.Block[2] > 0) {
       R.Block.Dim = D.Block;
       R.Block.Assumed = false;
     }
@@ -284,11 +290,17 @@ public:
           P.Block[0] > 0 && P.Block[1] > 0 && P.Block[2] > 0 &&
           P.Block[0] * P.Block[1] * P.Block[2] <= 1024)
         R.Block.Dim = P.Block;
-      for (unsigned Dim = 0; Dim < 3; ++Dim)
-        R.Grid[Dim] = std::max(R.Grid[Dim], P.Grid[Dim]);
-      addKernelValues(R, P.Values);
-      for (unsigned Dim = 0; Dim < 3; ++Dim)
-        R.Grid[Dim] = std::max(R.Grid[Dim], P.BlockIndex[Dim] + 1);
+      // A guard that reads the block's extents splits at the point's
+      // values only in the point's block (`blockIdx.x * blockDim.x + t <
+      // n`, wrapping-guard): with the launch's block kept, the launch's
+      // values and grid are the witness instead.
+      if (!P.ReadsBlockDim || R.Block.Dim == P.Block) {
+        for (unsigned Dim = 0; Dim < 3; ++Dim)
+          R.Grid[Dim] = std::max(R.Grid[Dim], P.Grid[Dim]);
+        addKernelValues(R, P.Values);
+        for (unsigned Dim = 0; Dim < 3; ++Dim)
+          R.Grid[Dim] = std::max(R.Grid[Dim], P.BlockIndex[Dim] + 1);
+      }
     }
     bool AcrossBlocks = D.AcrossBlocks || D.Scope != BarrierScope::Block;
     if (AcrossBlocks)

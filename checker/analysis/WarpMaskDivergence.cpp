@@ -523,8 +523,12 @@ private:
     if (!BlockWide)
       Report.Lanes = awayLanes(G, Mask, Env, SecondLaneValue);
     Report.When = when(G, Atoms, AtomValues, Env);
-    for (unsigned D = 0; D < 3; ++D)
+    for (unsigned D = 0; D < 3; ++D) {
       Report.Block[D] = Env.Dim[D];
+      Report.ReadsBlockDim |= contains(Sym, G.Id, SymNode::BlockDim, D) ||
+                              (!BlockWide && contains(Sym, Mask,
+                                                      SymNode::BlockDim, D));
+    }
     completePoint(G, Atoms, AtomValues, Env, Report);
     for (const auto &[Atom, Seen] : SeenAtoms) {
       const SymAtom &A = Sym.atoms()[Atom];

@@ -96,6 +96,10 @@ struct DivergentWarpCollective {
   /// were found in, the block's index, and the values of the parameters
   /// the guard and the mask read. Block is all zeros when undecided.
   std::array<std::int64_t, 3> Block = {0, 0, 0};
+  /// The guard (or the mask) reads blockDim: the point's values hold for
+  /// its Block only, and a reproducer of another block shape must not
+  /// take them.
+  bool ReadsBlockDim = false;
   std::array<std::int64_t, 3> BlockIndex = {0, 0, 0};
   /// The grid's extents the point reads (0: not read).
   std::array<std::int64_t, 3> Grid = {0, 0, 0};
