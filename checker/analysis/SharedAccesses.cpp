@@ -971,13 +971,22 @@ blockArgumentComponents(const Expr *Block,
 
 namespace {
 
-/// The parameter of \p Kernel whose memory \p E loads (`P[i]`), if every
-/// use of it in the kernel is such a load. \p ReadOnly keeps each
-/// parameter's answer: the scan is of the whole body, and every access
-/// under every untranslated guard asks.
-const ParmVarDecl *readOnlyInput(const Expr *E, const FunctionDecl *Kernel,
-                                 const ParentMap &Parents,
-                                 ReadOnlyParams &ReadOnly) {
+/// The load (the lvalue-to-rvalue cast) that \p E is, through the usual
+/// arithmetic conversions; null when it is none.
+const Expr *loadThroughConversions(const Expr *E) {
+  E = E->IgnoreParens();
+  while (const auto *Cast = dyn_cast<ImplicitCastExpr>(E)) {
+    if (Cast->getCastKind() == CK_LValueToRValue)
+      return E;
+    E = Cast->getSubExpr()->IgnoreParens();
+  }
+  return nullptr;
+}
+
+/// The parameter of \p Kernel whose memory \p E, a load, reads as `P[i]`;
+/// null otherwise.
+const ParmVarDecl *subscriptedParameter(const Expr *E,
+                                        const FunctionDecl *Kernel) {
   const auto *Load = dyn_cast<ImplicitCastExpr>(E->IgnoreParens());
   if (!Load || Load->getCastKind() != CK_LValueToRValue)
     return nullptr;
@@ -988,8 +997,18 @@ const ParmVarDecl *readOnlyInput(const Expr *E, const FunctionDecl *Kernel,
           ? dyn_cast<DeclRefExpr>(Subscript->getBase()->IgnoreParenImpCasts())
           : nullptr;
   const auto *Param = Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
-  if (!Param || Param->getDeclContext() != Kernel ||
-      !Param->getType()->isPointerType() || !Kernel->getBody())
+  return Param && Param->getDeclContext() == Kernel ? Param : nullptr;
+}
+
+/// The parameter of \p Kernel whose memory \p E loads (`P[i]`), if every
+/// use of it in the kernel is such a load. \p ReadOnly keeps each
+/// parameter's answer: the scan is of the whole body, and every access
+/// under every untranslated guard asks.
+const ParmVarDecl *readOnlyInput(const Expr *E, const FunctionDecl *Kernel,
+                                 const ParentMap &Parents,
+                                 ReadOnlyParams &ReadOnly) {
+  const ParmVarDecl *Param = subscriptedParameter(E, Kernel);
+  if (!Param || !Param->getType()->isPointerType() || !Kernel->getBody())
     return nullptr;
   if (auto Known = ReadOnly.find(Param); Known != ReadOnly.end())
     return Known->second ? Param : nullptr;
@@ -1054,19 +1073,10 @@ bool isInputTest(const Expr *Cond, const FunctionDecl *Kernel,
     return readOnlyInput(E, Kernel, Parents, ReadOnly) != nullptr;
   const Expr *LHS = Compare->getLHS()->IgnoreParens();
   const Expr *RHS = Compare->getRHS()->IgnoreParens();
-  // The load, through the usual arithmetic conversions.
-  auto Loaded = [&](const Expr *Side) -> const Expr * {
-    while (const auto *Cast = dyn_cast<ImplicitCastExpr>(Side)) {
-      if (Cast->getCastKind() == CK_LValueToRValue)
-        return Side;
-      Side = Cast->getSubExpr()->IgnoreParens();
-    }
-    return nullptr;
-  };
-  const Expr *Load = Loaded(LHS);
+  const Expr *Load = loadThroughConversions(LHS);
   const Expr *Other = RHS;
   if (!Load || !readOnlyInput(Load, Kernel, Parents, ReadOnly)) {
-    Load = Loaded(RHS);
+    Load = loadThroughConversions(RHS);
     Other = LHS;
     if (!Load || !readOnlyInput(Load, Kernel, Parents, ReadOnly))
       return false;
@@ -1094,23 +1104,8 @@ namespace {
 /// The kernel parameter whose memory \p E loads as `P[i]`, through the
 /// usual arithmetic conversions; null otherwise.
 const ParmVarDecl *loadedParameter(const Expr *E, const FunctionDecl *Kernel) {
-  E = E->IgnoreParens();
-  while (const auto *Cast = dyn_cast<ImplicitCastExpr>(E)) {
-    if (Cast->getCastKind() == CK_LValueToRValue)
-      break;
-    E = Cast->getSubExpr()->IgnoreParens();
-  }
-  const auto *Load = dyn_cast<ImplicitCastExpr>(E);
-  if (!Load || Load->getCastKind() != CK_LValueToRValue)
-    return nullptr;
-  const auto *Subscript =
-      dyn_cast<ArraySubscriptExpr>(Load->getSubExpr()->IgnoreParens());
-  const auto *Ref =
-      Subscript
-          ? dyn_cast<DeclRefExpr>(Subscript->getBase()->IgnoreParenImpCasts())
-          : nullptr;
-  const auto *Param = Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
-  return Param && Param->getDeclContext() == Kernel ? Param : nullptr;
+  const Expr *Load = loadThroughConversions(E);
+  return Load ? subscriptedParameter(Load, Kernel) : nullptr;
 }
 
 bool mentionsInput(const Expr *E, const FunctionDecl *Kernel) {

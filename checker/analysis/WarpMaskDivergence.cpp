@@ -456,13 +456,8 @@ private:
     }
     for (SymId Fact : Assumed)
       Q.require(Q.holds(Fact, First));
-    // A guard of loop counters and no thread index (`c < iterations_C`
-    // of an inner loop) is left out as a uniform one that reads a counter
-    // is: the first thread's counter can be taken where it holds, and the
-    // solver would know the counter only through its loop condition.
     for (const Guard &H : Guards)
-      if ((H.Decidable && !(H.ReadsLoopCounter && !Sym.usesThread(H.Id))) ||
-          (!H.Varies && !H.ReadsLoopCounter)) {
+      if (onTheWay(H)) {
         llvm::SMTExprRef Holds = Q.holds(H.Id, First);
         Q.require(H.Side ? Holds : S.mkNot(Holds));
       }
@@ -543,6 +538,18 @@ private:
     return true;
   }
 
+  /// Whether a question requires the first thread to pass \p H on its way
+  /// to the collective: a guard the solver decides, or a uniform one. A
+  /// guard that reads a loop counter is left out unless it also reads a
+  /// thread index (`c < iterations_C` of an inner loop is not): the first
+  /// thread's counter can be taken where it holds, and the solver would
+  /// know the counter only through its loop condition.
+  bool onTheWay(const Guard &H) const {
+    if (!H.ReadsLoopCounter)
+      return H.Decidable || !H.Varies;
+    return H.Decidable && Sym.usesThread(H.Id);
+  }
+
   /// Adds to \p Report the values of the parameters that the stated
   /// preconditions and the other guards on the way read but \p G does not,
   /// at the point \p Env and \p AtomValues of the atoms \p Seen: a
@@ -559,7 +566,7 @@ private:
     for (SymId Fact : Assumed)
       Sym.collectAtoms(Fact, Others);
     for (const Guard &H : Guards)
-      if (&H != &G && (H.Decidable || (!H.Varies && !H.ReadsLoopCounter)))
+      if (&H != &G && (H.Decidable || onTheWay(H)))
         Sym.collectAtoms(H.Id, Others);
     llvm::erase_if(Others, [&](unsigned Atom) {
       return llvm::is_contained(Seen, Atom) ||

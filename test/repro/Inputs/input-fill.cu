@@ -2,27 +2,9 @@
 // value in all of the tested memory makes the test hold, or fail, in every
 // thread, so the reproducer fills that buffer with it (fill_value). A bound
 // that is no constant gives no value: such a race stays "cannot reproduce".
+// (runtime-tests/cuda-shared-memory-race/shared-flag-loop/bad.cu is the
+// `k < steps && work[...] > 0` spelling.)
 #include <cuda_runtime.h>
-
-// `steps < 16 && work[...] > 0` holds: work filled with 1.
-__global__ void flagWhileWork(const int *work, int *out) {
-  __shared__ bool any;
-  int t = threadIdx.x;
-  if (t == 0)
-    any = true;
-  __syncthreads();
-  int steps = 0;
-  while (any) {
-    __syncthreads();
-    if (t == 0)
-      any = false;
-    __syncthreads();
-    if (steps < 16 && work[t * 16 + steps] > 0)
-      any = true;
-    ++steps;
-  }
-  out[t] = steps;
-}
 
 // The load on the right and the test negated: `!(7 <= skip[t])` holds when
 // every element is 6.
@@ -53,7 +35,6 @@ __global__ void parameterBound(const int *w, int limit, int *out) {
 }
 
 void launch(const int *w, const unsigned char *k, int *out, int limit) {
-  flagWhileWork<<<1, 256>>>(w, out);
   negatedSwapped<<<1, 256>>>(w, out);
   bareFlag<<<1, 256>>>(k, out);
   parameterBound<<<1, 256>>>(w, limit, out);
