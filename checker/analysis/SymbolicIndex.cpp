@@ -21,8 +21,10 @@ const VarDecl *refVar(const Expr *E) {
 /// address, binding to a non-const reference parameter.
 class AssignmentCounter : public RecursiveASTVisitor<AssignmentCounter> {
 public:
-  explicit AssignmentCounter(llvm::DenseMap<const VarDecl *, unsigned> &Counts)
-      : Counts(Counts) {}
+  explicit AssignmentCounter(
+      llvm::DenseMap<const VarDecl *, unsigned> &Counts,
+      llvm::SmallPtrSetImpl<const VarDecl *> *LaneIds = nullptr)
+      : Counts(Counts), LaneIds(LaneIds) {}
   bool VisitBinaryOperator(BinaryOperator *BO) {
     if (BO->isAssignmentOp())
       bump(BO->getLHS());
@@ -67,6 +69,17 @@ public:
   bool VisitGCCAsmStmt(GCCAsmStmt *Asm) {
     for (const Expr *Out : Asm->outputs())
       bump(Out);
+    // `asm("mov.u32 %0, %%laneid;" : "=r"(lane))`, as cub::LaneId(),
+    // cuML's laneId() and hand-written kernels read the lane: the output
+    // is the thread's place in its warp.
+    if (LaneIds && Asm->getNumOutputs() == 1 && Asm->getNumInputs() == 0)
+      if (const auto *Text =
+              dyn_cast_or_null<StringLiteral>(Asm->getAsmStringExpr())) {
+        llvm::StringRef S = Text->getString().trim();
+        if (S.starts_with("mov.") && S.contains("%laneid") && S.count(';') <= 1)
+          if (const VarDecl *VD = refVar(Asm->getOutputExpr(0)))
+            LaneIds->insert(VD);
+      }
     return true;
   }
 
@@ -76,6 +89,7 @@ private:
       ++Counts[VD];
   }
   llvm::DenseMap<const VarDecl *, unsigned> &Counts;
+  llvm::SmallPtrSetImpl<const VarDecl *> *LaneIds;
 };
 
 std::optional<SymNode::Kind> binaryKind(BinaryOperatorKind Op) {
@@ -143,7 +157,8 @@ SymbolicTranslator::SymbolicTranslator(ASTContext &Context,
                                        const FunctionDependence *Dependence)
     : Context(Context), Function(Function), Dependence(Dependence) {
   if (const Stmt *Body = Function->getBody()) {
-    AssignmentCounter(Assignments).TraverseStmt(const_cast<Stmt *>(Body));
+    AssignmentCounter(Assignments, &LaneIds)
+        .TraverseStmt(const_cast<Stmt *>(Body));
     findLoopCounters(Body);
   }
 }
@@ -424,7 +439,8 @@ void SymbolicTranslator::enterCallee(const FunctionDecl *Callee,
                                      llvm::ArrayRef<SymId> Arguments) {
   if (Scanned.insert(Callee).second)
     if (const Stmt *Body = Callee->getBody()) {
-      AssignmentCounter(Assignments).TraverseStmt(const_cast<Stmt *>(Body));
+      AssignmentCounter(Assignments, &LaneIds)
+          .TraverseStmt(const_cast<Stmt *>(Body));
       findLoopCounters(Body);
     }
   for (unsigned I = 0; I < Callee->getNumParams() && I < Arguments.size(); ++I)
@@ -463,6 +479,8 @@ SymId SymbolicTranslator::translateVar(const VarDecl *VD, const Expr *Use) {
     return constant(32);
   if (ThreadCounters.count(VD))
     return add(Unknown);
+  if (LaneIds.count(VD) && Assignments.lookup(VD) == 1 && !VD->getInit())
+    return binary(SymNode::Rem, linearThreadId(), constant(32));
   if (LoopCounters.count(VD)) {
     SymId Atom = atomFor(VD, VD->getName().str());
     const SymAtom &Info = Atoms[Nodes[Atom].Value];
@@ -625,9 +643,88 @@ SymId SymbolicTranslator::translate(const Expr *E) {
                     translate(CE->getArg(0)), translate(CE->getArg(1)));
     if (SymId Rank = groupRank(classifySync(CE)); Rank >= 0)
       return Rank;
+    if (SymId Value = inlineExpressionCall(CE); Value >= 0)
+      return Value;
     return add(Unknown);
   }
+  if (const auto *Default = dyn_cast<CXXDefaultArgExpr>(E))
+    return translate(Default->getExpr());
   return add(Unknown);
+}
+
+// Index helpers are small functions that compute one value from their
+// arguments and the thread's coordinates (`laneId()`, `warpId()`,
+// `index(row, col)`). The dependence analysis follows calls through its
+// summaries, but a value of a call stayed Unknown here, so a race whose
+// index went through such a helper was undecided and silent while the same
+// index written in the kernel was reported. A function whose body is local
+// declarations (and `asm` that reads `%laneid`) followed by one `return`
+// is translated in place, its parameters standing for the call's
+// arguments. Functions with statements of any other kind (loops, branches,
+// stores) keep the call Unknown: their value is not one expression.
+SymId SymbolicTranslator::inlineExpressionCall(const CallExpr *CE) {
+  const FunctionDecl *Callee = CE->getDirectCallee();
+  const FunctionDecl *Definition = nullptr;
+  if (!Callee || !Callee->hasBody(Definition) || !Definition ||
+      Definition == Function || Definition->isVariadic() || Depth > 8)
+    return -1;
+  // `this` and members are not modelled; a member operator's call also
+  // passes the object as its first argument.
+  if (const auto *Method = dyn_cast<CXXMethodDecl>(Definition);
+      Method && !Method->isStatic())
+    return -1;
+  if (isa<CXXOperatorCallExpr>(CE))
+    return -1;
+  const auto *Body = dyn_cast_or_null<CompoundStmt>(Definition->getBody());
+  if (!Body || Body->size() == 0)
+    return -1;
+  const auto *Return = dyn_cast<ReturnStmt>(Body->body_back());
+  if (!Return || !Return->getRetValue())
+    return -1;
+  for (const Stmt *S : Body->body())
+    if (S != Return && !isa<DeclStmt, GCCAsmStmt, NullStmt>(S))
+      return -1;
+  if (CE->getNumArgs() != Definition->getNumParams())
+    return -1;
+  if (Scanned.insert(Definition).second)
+    AssignmentCounter(Assignments, &LaneIds)
+        .TraverseStmt(const_cast<Stmt *>(Definition->getBody()));
+  llvm::SmallVector<std::pair<const VarDecl *, std::optional<SymId>>, 4> Saved;
+  for (unsigned I = 0; I < CE->getNumArgs(); ++I) {
+    const ParmVarDecl *Param = Definition->getParamDecl(I);
+    if (Param->getType()->isReferenceType() || Assignments.lookup(Param) != 0)
+      return restoreAfterInline(Saved, Definition, -1);
+    ++Depth;
+    SymId Argument = translate(CE->getArg(I));
+    --Depth;
+    auto Old = Substitutions.find(Param);
+    Saved.push_back({Param, Old == Substitutions.end()
+                                ? std::nullopt
+                                : std::optional<SymId>(Old->second)});
+    Substitutions[Param] = Argument;
+  }
+  ++Depth;
+  SymId Value = translate(Return->getRetValue());
+  --Depth;
+  return restoreAfterInline(Saved, Definition, Value);
+}
+
+SymId SymbolicTranslator::restoreAfterInline(
+    llvm::ArrayRef<std::pair<const VarDecl *, std::optional<SymId>>> Saved,
+    const FunctionDecl *Definition, SymId Value) {
+  for (const auto &[Param, Old] : Saved) {
+    if (Old)
+      Substitutions[Param] = *Old;
+    else
+      Substitutions.erase(Param);
+  }
+  // The helper's locals were translated with this call's arguments.
+  for (auto It = VarCache.begin(); It != VarCache.end();) {
+    auto Current = It++;
+    if (Current->first->getParentFunctionOrMethod() == Definition)
+      VarCache.erase(Current);
+  }
+  return Value;
 }
 
 SymId SymbolicTranslator::groupRank(const SyncEvent &Query) {

@@ -188,6 +188,12 @@ private:
   /// terms: `block.thread_rank()`, a static tile's `thread_rank()` and, for
   /// tiles of 32, `meta_group_rank()`; -1 for any other event.
   SymId groupRank(const SyncEvent &Query);
+  /// The value of a call of a function that only declares locals and
+  /// returns one expression, translated in place; -1 for any other call.
+  SymId inlineExpressionCall(const CallExpr *CE);
+  SymId restoreAfterInline(
+      llvm::ArrayRef<std::pair<const VarDecl *, std::optional<SymId>>> Saved,
+      const FunctionDecl *Definition, SymId Value);
   void findLoopCounters(const Stmt *S);
   std::vector<std::int64_t> listValues(const SymAtom &Atom,
                                        const SymEnv &Plain) const;
@@ -213,6 +219,8 @@ private:
   llvm::DenseMap<const VarDecl *, SymId> Substitutions;
   llvm::DenseMap<const VarDecl *, SymId> EntrySubstitutions;
   llvm::SmallPtrSet<const FunctionDecl *, 4> Scanned;
+  /// Locals whose one definition is an `asm` read of `%laneid`.
+  llvm::SmallPtrSet<const VarDecl *, 4> LaneIds;
   unsigned Depth = 0;
   unsigned HighestDim = 0;
 };
